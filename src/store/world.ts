@@ -1,0 +1,280 @@
+import { z } from 'zod'
+import { createIdFactory, type IdFactory, type Sequence } from './ids.js'
+import { RecencyIndex, type RecencyKey } from './recency-index.js'
+import {
+  ApiKeyRecord,
+  DomainRecord,
+  JobRecord,
+  MembershipRecord,
+  ProjectRecord,
+  PublicationRecord,
+  SlideRecord,
+  SubdomainRecord,
+  TeamRecord,
+  TemplateRecord,
+  UserRecord,
+  VersionRecord,
+} from './records.js'
+import { Table, type Change } from './table.js'
+
+/** The format tag of a state document; bumped on an incompatible change. */
+export const STATE_FORMAT = 'presentation-emulator/state@1'
+
+/** The whole world as one JSON document (`GET /_emulator/state`). */
+export const StateDocument = z.strictObject({
+  format: z.literal(STATE_FORMAT),
+  seed: z.number().int(),
+  sequence: z.number().int().min(0),
+  users: z.array(UserRecord),
+  teams: z.array(TeamRecord),
+  memberships: z.array(MembershipRecord),
+  apiKeys: z.array(ApiKeyRecord),
+  subdomains: z.array(SubdomainRecord),
+  domains: z.array(DomainRecord),
+  projects: z.array(ProjectRecord),
+  versions: z.array(VersionRecord),
+  slides: z.array(SlideRecord),
+  templates: z.array(TemplateRecord),
+  jobs: z.array(JobRecord),
+  publications: z.array(PublicationRecord),
+})
+export type StateDocument = z.infer<typeof StateDocument>
+
+/** The table names of a world, in the order they are saved and restored. */
+export const TABLE_NAMES = [
+  'users',
+  'teams',
+  'memberships',
+  'apiKeys',
+  'subdomains',
+  'domains',
+  'projects',
+  'versions',
+  'slides',
+  'templates',
+  'jobs',
+  'publications',
+] as const
+export type TableName = (typeof TABLE_NAMES)[number]
+
+/** Keys of `map` grouped into sets, created on first use. */
+class GroupIndex {
+  readonly #groups = new Map<string, Set<string>>()
+  add(group: string, id: string): void {
+    let set = this.#groups.get(group)
+    if (set === undefined) this.#groups.set(group, (set = new Set()))
+    set.add(id)
+  }
+  delete(group: string, id: string): void {
+    this.#groups.get(group)?.delete(id)
+  }
+  get(group: string): ReadonlySet<string> {
+    return this.#groups.get(group) ?? EMPTY
+  }
+}
+const EMPTY: ReadonlySet<string> = new Set()
+
+/**
+ * One emulated world: every record of every entity, with the indexes the API
+ * reads through. A world is created empty and filled from fixtures or from a
+ * state document; two worlds share nothing.
+ *
+ * Every write goes through a `Table`, and every table reports its changes to
+ * `onChange` listeners: that one place keeps the indexes current and lets
+ * persistence (and, later, live pages) follow the state.
+ */
+export class World {
+  readonly users = new Table('users', UserRecord)
+  readonly teams = new Table('teams', TeamRecord)
+  readonly memberships = new Table('memberships', MembershipRecord)
+  readonly apiKeys = new Table('apiKeys', ApiKeyRecord)
+  readonly subdomains = new Table('subdomains', SubdomainRecord)
+  readonly domains = new Table('domains', DomainRecord)
+  readonly projects = new Table('projects', ProjectRecord)
+  readonly versions = new Table('versions', VersionRecord)
+  readonly slides = new Table('slides', SlideRecord)
+  readonly templates = new Table('templates', TemplateRecord)
+  readonly jobs = new Table('jobs', JobRecord)
+  readonly publications = new Table('publications', PublicationRecord)
+
+  readonly sequence: Sequence
+  readonly ids: IdFactory
+
+  readonly #apiKeyByValue = new Map<string, string>()
+  readonly #projectBySlug = new Map<string, string>()
+  readonly #subdomainByLabel = new Map<string, string>()
+  readonly #publicationByProject = new Map<string, string>()
+  readonly #teamsOfUser = new GroupIndex()
+  readonly #membersOfTeam = new GroupIndex()
+  readonly #slidesOfProject = new GroupIndex()
+  readonly #subdomainsOfTeam = new GroupIndex()
+  readonly #domainsOfTeam = new GroupIndex()
+  readonly #projectsByTeam = new Map<string, RecencyIndex>()
+  readonly #projectsByCollaborator = new Map<string, RecencyIndex>()
+  readonly #templatesByTeam = new Map<string, RecencyIndex>()
+  readonly #listeners: Array<(change: Change<unknown>) => void> = []
+
+  constructor(readonly seed: number, sequence = 0) {
+    this.sequence = { value: sequence }
+    this.ids = createIdFactory(seed, this.sequence)
+
+    this.apiKeys.onChange(({ prev, next }) => {
+      if (prev) this.#apiKeyByValue.delete(prev.key)
+      if (next) this.#apiKeyByValue.set(next.key, next.id)
+    })
+    this.memberships.onChange(({ prev, next }) => {
+      if (prev) {
+        this.#teamsOfUser.delete(prev.userId, prev.teamId)
+        this.#membersOfTeam.delete(prev.teamId, prev.userId)
+      }
+      if (next) {
+        this.#teamsOfUser.add(next.userId, next.teamId)
+        this.#membersOfTeam.add(next.teamId, next.userId)
+      }
+    })
+    this.subdomains.onChange(({ prev, next }) => {
+      if (prev) {
+        this.#subdomainByLabel.delete(prev.subdomain)
+        this.#subdomainsOfTeam.delete(prev.teamId, prev.id)
+      }
+      if (next) {
+        this.#subdomainByLabel.set(next.subdomain, next.id)
+        this.#subdomainsOfTeam.add(next.teamId, next.id)
+      }
+    })
+    this.domains.onChange(({ prev, next }) => {
+      if (prev) this.#domainsOfTeam.delete(prev.teamId, prev.id)
+      if (next) this.#domainsOfTeam.add(next.teamId, next.id)
+    })
+    this.projects.onChange(({ prev, next }) => {
+      if (prev) {
+        this.#projectBySlug.delete(prev.slug)
+        const key = { at: prev.updatedAt, id: prev.id }
+        this.#projectsByTeam.get(prev.teamId)?.remove(key)
+        for (const userId of prev.collaborators) this.#projectsByCollaborator.get(userId)?.remove(key)
+      }
+      if (next) {
+        this.#projectBySlug.set(next.slug, next.id)
+        const key = { at: next.updatedAt, id: next.id }
+        indexFor(this.#projectsByTeam, next.teamId).insert(key)
+        for (const userId of next.collaborators) indexFor(this.#projectsByCollaborator, userId).insert(key)
+      }
+    })
+    this.slides.onChange(({ prev, next }) => {
+      if (prev) this.#slidesOfProject.delete(prev.projectId, prev.id)
+      if (next) this.#slidesOfProject.add(next.projectId, next.id)
+    })
+    this.templates.onChange(({ prev, next }) => {
+      if (prev) this.#templatesByTeam.get(prev.teamId)?.remove({ at: prev.updatedAt, id: prev.id })
+      if (next) indexFor(this.#templatesByTeam, next.teamId).insert({ at: next.updatedAt, id: next.id })
+    })
+    this.publications.onChange(({ prev, next }) => {
+      if (prev) this.#publicationByProject.delete(prev.projectId)
+      if (next) this.#publicationByProject.set(next.projectId, next.id)
+    })
+
+    for (const name of TABLE_NAMES) {
+      this.table(name).onChange((change) => {
+        for (const listener of this.#listeners) listener(change as Change<unknown>)
+      })
+    }
+  }
+
+  table(name: TableName): Table<{ id: string }> {
+    return this[name] as unknown as Table<{ id: string }>
+  }
+
+  /** Calls `listener` after every change to any record. */
+  onChange(listener: (change: Change<unknown>) => void): void {
+    this.#listeners.push(listener)
+  }
+
+  apiKeyByValue(value: string): ApiKeyRecord | undefined {
+    const id = this.#apiKeyByValue.get(value)
+    return id === undefined ? undefined : this.apiKeys.get(id)
+  }
+
+  projectBySlug(slug: string): ProjectRecord | undefined {
+    const id = this.#projectBySlug.get(slug)
+    return id === undefined ? undefined : this.projects.get(id)
+  }
+
+  subdomainByLabel(label: string): SubdomainRecord | undefined {
+    const id = this.#subdomainByLabel.get(label)
+    return id === undefined ? undefined : this.subdomains.get(id)
+  }
+
+  publicationOf(projectId: string): PublicationRecord | undefined {
+    const id = this.#publicationByProject.get(projectId)
+    return id === undefined ? undefined : this.publications.get(id)
+  }
+
+  /** Ids of the teams `userId` is a member of. */
+  teamIdsOf(userId: string): ReadonlySet<string> {
+    return this.#teamsOfUser.get(userId)
+  }
+
+  /** Ids of the members of `teamId`. */
+  memberIdsOf(teamId: string): ReadonlySet<string> {
+    return this.#membersOfTeam.get(teamId)
+  }
+
+  /** The slides of a project in presentation order. */
+  slidesOf(projectId: string): SlideRecord[] {
+    const slides: SlideRecord[] = []
+    for (const id of this.#slidesOfProject.get(projectId)) slides.push(this.slides.get(id)!)
+    return slides.sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1))
+  }
+
+  subdomainsOfTeam(teamId: string): SubdomainRecord[] {
+    return [...this.#subdomainsOfTeam.get(teamId)].map((id) => this.subdomains.get(id)!)
+  }
+
+  domainsOfTeam(teamId: string): DomainRecord[] {
+    return [...this.#domainsOfTeam.get(teamId)].map((id) => this.domains.get(id)!)
+  }
+
+  /** Projects owned by a team, newest `updatedAt` first, after `cursor`. */
+  projectsOfTeam(teamId: string, cursor?: RecencyKey): Iterator<RecencyKey> {
+    return (this.#projectsByTeam.get(teamId) ?? EMPTY_INDEX).after(cursor)
+  }
+
+  /** Projects shared with a user as collaborator, newest first, after `cursor`. */
+  projectsSharedWith(userId: string, cursor?: RecencyKey): Iterator<RecencyKey> {
+    return (this.#projectsByCollaborator.get(userId) ?? EMPTY_INDEX).after(cursor)
+  }
+
+  /** Templates of a team, newest `updatedAt` first, after `cursor`. */
+  templatesOfTeam(teamId: string, cursor?: RecencyKey): Iterator<RecencyKey> {
+    return (this.#templatesByTeam.get(teamId) ?? EMPTY_INDEX).after(cursor)
+  }
+
+  /** The whole world as a state document. */
+  toState(): StateDocument {
+    const doc: Record<string, unknown> = {
+      format: STATE_FORMAT,
+      seed: this.seed,
+      sequence: this.sequence.value,
+    }
+    for (const name of TABLE_NAMES) doc[name] = this.table(name).all()
+    return doc as StateDocument
+  }
+
+  /** A new world holding exactly the records of `doc` (already validated). */
+  static async fromState(doc: StateDocument): Promise<World> {
+    const world = new World(doc.seed, doc.sequence)
+    for (const name of TABLE_NAMES) {
+      const table = world.table(name)
+      for (const record of doc[name]) await table.insert(record)
+    }
+    return world
+  }
+}
+
+const EMPTY_INDEX = new RecencyIndex()
+
+function indexFor(map: Map<string, RecencyIndex>, key: string): RecencyIndex {
+  let index = map.get(key)
+  if (index === undefined) map.set(key, (index = new RecencyIndex()))
+  return index
+}
