@@ -1,0 +1,312 @@
+import { fail } from '../core/errors.js'
+import type { JournalEntry } from '../core/journal.js'
+import { describeIssues, parseInput, safeParse } from '../core/validation.js'
+import { createFaker, seedFrom } from '../content/random.js'
+import type { Emulator } from '../emulator.js'
+import { jobStatusView } from '../model/generation.js'
+import { createTemplate } from '../model/templates.js'
+import type { JobStatusResponse } from '../schemas/index.js'
+import { slugify, hashToken } from '../store/ids.js'
+import { integrityProblems } from '../store/integrity.js'
+import type { TeamRecord } from '../store/records.js'
+import { StateDocument, World } from '../store/world.js'
+import { VERSION } from '../version.js'
+import {
+  AddCollaboratorRequest,
+  AdvanceClockRequest,
+  AddFaultRequest,
+  CreateAccountRequest,
+  CreateKeyRequest,
+  CreateTeamRequest,
+  CreateTemplateRequest,
+  FailJobRequest,
+  ListRequestsQuery,
+  SetCreditsRequest,
+  type AddCollaboratorResponse,
+  type AddFaultResponse,
+  type AdvanceClockResponse,
+  type ClockResponse,
+  type CreateAccountResponse,
+  type CreateKeyResponse,
+  type CreateTeamResponse,
+  type CreateTemplateResponse,
+  type HealthResponse,
+  type ListFaultsResponse,
+  type ListRequestsResponse,
+  type SetCreditsResponse,
+} from './schemas.js'
+
+/** Credits of a team created by `createAccount` when none are given. */
+export const DEFAULT_ACCOUNT_CREDITS = 10
+
+/** A summary of a loaded state: how many records of each kind. */
+export interface StateSummary {
+  format: string
+  counts: Record<string, number>
+}
+
+/**
+ * Every control-plane action as a typed function, for in-process use
+ * (`emulator.control`) and behind the `/_emulator/*` routes. Input is
+ * validated like the API's: bad input throws a 400 `ServiceError`, an
+ * unknown id a 404, and nothing changes.
+ */
+export class ControlPlane {
+  constructor(private readonly emulator: Emulator) {}
+
+  health(): HealthResponse {
+    return { status: 'ok', version: VERSION }
+  }
+
+  /** Back to the seeded world; clock, faults, journal and rate-limit windows cleared. */
+  async reset(): Promise<{ reset: true; now: string }> {
+    const emulator = this.emulator
+    return emulator.exclusive(async () => {
+      const world = await emulator.buildSeededWorld()
+      emulator.clock.reset()
+      emulator.faults.clear()
+      emulator.journal.clear()
+      emulator.rateLimiter.clear()
+      emulator.install(world)
+      return { reset: true as const, now: emulator.clock.iso() }
+    })
+  }
+
+  /** The whole world as one JSON document. */
+  async getState(): Promise<StateDocument> {
+    return this.emulator.exclusive(() => JSON.parse(JSON.stringify(this.emulator.world.toState())) as StateDocument)
+  }
+
+  /** Replaces the world with a state document, after validating all of it; an invalid one changes nothing. */
+  async putState(input: unknown): Promise<StateSummary> {
+    const result = safeParse(StateDocument, input)
+    if (!result.success) throw fail.validation(`not a valid state document: ${describeIssues(result.error.issues, [], 10)}`)
+    const problems = integrityProblems(result.data)
+    if (problems.length > 0) {
+      const more = problems.length > 10 ? `; (${problems.length - 10} more)` : ''
+      throw fail.validation(`not a consistent state document: ${problems.slice(0, 10).join('; ')}${more}`)
+    }
+    const world = await World.fromState(result.data)
+    return this.emulator.exclusive(() => {
+      this.emulator.install(world)
+      return summary(world)
+    })
+  }
+
+  /** A fresh user with a personal team and one key, sharing nothing with anyone. */
+  async createAccount(input: CreateAccountRequest = {}): Promise<CreateAccountResponse> {
+    const body = parseInput(CreateAccountRequest, input)
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      const at = this.emulator.clock.iso()
+      const userId = world.ids('usr')
+      const name = body.name ?? `Test user ${userId.slice(4, 10)}`
+      await world.users.insert({ id: userId, name, email: `${userId}@example.com` })
+      const team = await insertTeam(world, { name, personalOf: userId, credits: body.credits ?? DEFAULT_ACCOUNT_CREDITS, at })
+      await world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: 'owner' })
+      const key = await insertKey(world, userId, team.id, 'Test key', at)
+      return { userId, teamId: team.id, apiKey: key.key, keyId: key.id }
+    })
+  }
+
+  async createTeam(input: CreateTeamRequest): Promise<CreateTeamResponse> {
+    const body = parseInput(CreateTeamRequest, input)
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      const members = [...new Set(body.memberUserIds)]
+      for (const userId of members) {
+        if (world.users.get(userId) === undefined) throw fail.notFound('User', `no user "${userId}"`)
+      }
+      const team = await insertTeam(world, { name: body.name, personalOf: null, credits: body.credits ?? 0, at: this.emulator.clock.iso() })
+      for (const [index, userId] of members.entries()) {
+        await world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: index === 0 ? 'owner' : 'member' })
+      }
+      return { teamId: team.id, slug: team.slug }
+    })
+  }
+
+  /** A new key for a user, scoped to `teamId` (default: the user's personal team). */
+  async createKey(input: CreateKeyRequest): Promise<CreateKeyResponse> {
+    const body = parseInput(CreateKeyRequest, input)
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
+      let teamId = body.teamId
+      if (teamId === undefined) {
+        teamId = [...world.teamIdsOf(body.userId)].find((id) => world.teams.get(id)?.personalOf === body.userId)
+        if (teamId === undefined) throw fail.validation(`userId: user "${body.userId}" has no personal team; give teamId`)
+      } else {
+        if (world.teams.get(teamId) === undefined) throw fail.notFound('Team', `no team "${teamId}"`)
+        if (!world.teamIdsOf(body.userId).has(teamId)) {
+          throw fail.validation(`teamId: user "${body.userId}" is not a member of team "${teamId}"`)
+        }
+      }
+      const key = await insertKey(world, body.userId, teamId, body.name ?? 'API key', this.emulator.clock.iso())
+      return { keyId: key.id, apiKey: key.key }
+    })
+  }
+
+  /** Revokes a key at once: every later request with it is 401. */
+  async revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      const key = world.apiKeys.get(keyId)
+      if (key === undefined) throw fail.notFound('API key', `no key "${keyId}"`)
+      if (key.revokedAt !== null) return { keyId, revokedAt: key.revokedAt }
+      const revoked = await world.apiKeys.update(keyId, (draft) => {
+        draft.revokedAt = this.emulator.clock.iso()
+      })
+      return { keyId, revokedAt: revoked.revokedAt! }
+    })
+  }
+
+  async setCredits(teamId: string, input: { credits: number }): Promise<SetCreditsResponse> {
+    const body = parseInput(SetCreditsRequest, input)
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      if (world.teams.get(teamId) === undefined) throw fail.notFound('Team', `no team "${teamId}"`)
+      const team = await world.teams.update(teamId, (draft) => {
+        draft.credits = body.credits
+      })
+      return { teamId, credits: team.credits }
+    })
+  }
+
+  async createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse> {
+    const body = parseInput(CreateTemplateRequest, input)
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      if (world.teams.get(body.teamId) === undefined) throw fail.notFound('Team', `no team "${body.teamId}"`)
+      const id = world.ids('tpl')
+      const template = await createTemplate(world, createFaker(seedFrom(`${world.seed}:${id}`)), {
+        id,
+        teamId: body.teamId,
+        name: body.name,
+        slideCount: body.slideCount ?? 5,
+        at: this.emulator.clock.iso(),
+      })
+      return { templateId: template.id }
+    })
+  }
+
+  /** Shares a project with a user as collaborator. */
+  async addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse> {
+    const body = parseInput(AddCollaboratorRequest, input)
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      const project = world.projectBySlug(slug)
+      if (project === undefined) throw fail.notFound('Project', `no project "${slug}"`)
+      if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
+      const updated = project.collaborators.includes(body.userId)
+        ? project
+        : await world.projects.update(project.id, (draft) => {
+            draft.collaborators.push(body.userId)
+          })
+      return { projectId: updated.id, slug: updated.slug, collaborators: [...updated.collaborators] }
+    })
+  }
+
+  clock(): ClockResponse {
+    const { clock } = this.emulator
+    return { now: clock.iso(), mode: clock.mode, timeScale: this.emulator.timeScale }
+  }
+
+  /** Moves the emulator clock forward; jobs that become due complete, rate windows roll. */
+  async advanceClock(input: { ms: number }): Promise<AdvanceClockResponse> {
+    const body = parseInput(AdvanceClockRequest, input)
+    return this.emulator.exclusive(async () => {
+      this.emulator.clock.advance(body.ms)
+      await this.emulator.settleDueJobs()
+      return { now: this.emulator.clock.iso() }
+    })
+  }
+
+  /** Finishes a processing job now, as completed. */
+  async completeJob(jobId: string): Promise<JobStatusResponse> {
+    return this.#finish(jobId, 'completed')
+  }
+
+  /** Fails a processing job now (its credit goes back to the team). */
+  async failJob(jobId: string, input: { error?: string } = {}): Promise<JobStatusResponse> {
+    const body = parseInput(FailJobRequest, input)
+    return this.#finish(jobId, 'failed', body.error)
+  }
+
+  async #finish(jobId: string, outcome: 'completed' | 'failed', error?: string): Promise<JobStatusResponse> {
+    return this.emulator.exclusive(async () => {
+      const world = this.emulator.world
+      await this.emulator.settleDueJobs()
+      const job = world.jobs.get(jobId)
+      if (job === undefined) throw fail.notFound('Job', `no job "${jobId}"`)
+      if (job.status !== 'processing') throw fail.validation(`job "${jobId}" is already ${job.status}`)
+      const finished = await this.emulator.finishJob(jobId, outcome, error)
+      return jobStatusView(world, finished, this.emulator.urls)
+    })
+  }
+
+  addFault(input: AddFaultRequest): AddFaultResponse {
+    const body = parseInput(AddFaultRequest, input)
+    return { faultId: this.emulator.faults.add(body).id }
+  }
+
+  listFaults(): ListFaultsResponse {
+    return { faults: this.emulator.faults.list() }
+  }
+
+  clearFaults(): { removed: number } {
+    const removed = this.emulator.faults.list().length
+    this.emulator.faults.clear()
+    return { removed }
+  }
+
+  removeFault(faultId: string): { removed: number } {
+    if (!this.emulator.faults.remove(faultId)) throw fail.notFound('Fault', `no fault "${faultId}"`)
+    return { removed: 1 }
+  }
+
+  /** The request journal, newest first. */
+  listRequests(query: { operationId?: string; limit?: number | string } = {}): ListRequestsResponse {
+    const parsed = parseInput(ListRequestsQuery, {
+      operationId: query.operationId,
+      limit: query.limit === undefined ? undefined : String(query.limit),
+    })
+    const requests: JournalEntry[] = this.emulator.journal.list(parsed)
+    return { requests }
+  }
+
+  clearRequests(): { removed: number } {
+    const removed = this.emulator.journal.size
+    this.emulator.journal.clear()
+    return { removed }
+  }
+}
+
+function summary(world: World): StateSummary {
+  const doc = world.toState()
+  const counts: Record<string, number> = {}
+  for (const [key, value] of Object.entries(doc)) if (Array.isArray(value)) counts[key] = value.length
+  return { format: doc.format, counts }
+}
+
+async function insertTeam(
+  world: World,
+  input: { name: string; personalOf: string | null; credits: number; at: string },
+): Promise<TeamRecord> {
+  const id = world.ids('team')
+  let slug = slugify(input.name, 30)
+  if (world.teams.all().some((team) => team.slug === slug)) slug = `${slug}-${hashToken(id, 6)}`
+  return world.teams.insert({ id, slug, name: input.name, personalOf: input.personalOf, credits: input.credits, createdAt: input.at })
+}
+
+async function insertKey(world: World, userId: string, teamId: string, name: string, at: string) {
+  const id = world.ids('key')
+  return world.apiKeys.insert({
+    id,
+    key: `pres_${hashToken(`${world.seed}:secret:${id}`, 32)}`,
+    name,
+    userId,
+    teamId,
+    createdAt: at,
+    revokedAt: null,
+  })
+}

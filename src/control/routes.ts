@@ -1,0 +1,64 @@
+import { fail } from '../core/errors.js'
+import { RouteTable } from '../core/router.js'
+import type { ControlPlane } from './control-plane.js'
+
+/** What a control-plane route receives. */
+export interface ControlInput {
+  params: Record<string, string>
+  query: Record<string, string>
+  /** The parsed JSON body (`{}` when there is none). */
+  body: unknown
+}
+
+export interface ControlRoute {
+  /** Status of a success (201 for creations). */
+  status: number
+  run(control: ControlPlane, input: ControlInput): unknown
+}
+
+const route = (status: number, run: ControlRoute['run']): ControlRoute => ({ status, run })
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw fail.validation('the body must be a JSON object')
+  }
+  return body as Record<string, unknown>
+}
+
+/** The control plane's routes: section 5 of the emulator contract, one line each. */
+export function controlRoutes(): RouteTable<ControlRoute> {
+  return new RouteTable<ControlRoute>()
+    .add('GET', '/_emulator/health', route(200, (c) => c.health()))
+    .add('POST', '/_emulator/reset', route(200, (c) => c.reset()))
+    .add('GET', '/_emulator/state', route(200, (c) => c.getState()))
+    .add('PUT', '/_emulator/state', route(200, (c, { body }) => c.putState(body)))
+    .add('POST', '/_emulator/accounts', route(201, (c, { body }) => c.createAccount(asObject(body) as never)))
+    .add('POST', '/_emulator/teams', route(201, (c, { body }) => c.createTeam(asObject(body) as never)))
+    .add('POST', '/_emulator/keys', route(201, (c, { body }) => c.createKey(asObject(body) as never)))
+    .add('DELETE', '/_emulator/keys/{keyId}', route(200, (c, { params }) => c.revokeKey(params.keyId!)))
+    .add(
+      'PUT',
+      '/_emulator/teams/{teamId}/credits',
+      route(200, (c, { params, body }) => c.setCredits(params.teamId!, asObject(body) as never)),
+    )
+    .add('POST', '/_emulator/templates', route(201, (c, { body }) => c.createTemplate(asObject(body) as never)))
+    .add(
+      'POST',
+      '/_emulator/projects/{slug}/collaborators',
+      route(200, (c, { params, body }) => c.addCollaborator(params.slug!, asObject(body) as never)),
+    )
+    .add('GET', '/_emulator/clock', route(200, (c) => c.clock()))
+    .add('POST', '/_emulator/clock/advance', route(200, (c, { body }) => c.advanceClock(asObject(body) as never)))
+    .add('POST', '/_emulator/jobs/{jobId}/complete', route(200, (c, { params }) => c.completeJob(params.jobId!)))
+    .add(
+      'POST',
+      '/_emulator/jobs/{jobId}/fail',
+      route(200, (c, { params, body }) => c.failJob(params.jobId!, asObject(body) as never)),
+    )
+    .add('POST', '/_emulator/faults', route(201, (c, { body }) => c.addFault(asObject(body) as never)))
+    .add('GET', '/_emulator/faults', route(200, (c) => c.listFaults()))
+    .add('DELETE', '/_emulator/faults', route(200, (c) => c.clearFaults()))
+    .add('DELETE', '/_emulator/faults/{faultId}', route(200, (c, { params }) => c.removeFault(params.faultId!)))
+    .add('GET', '/_emulator/requests', route(200, (c, { query }) => c.listRequests(query)))
+    .add('DELETE', '/_emulator/requests', route(200, (c) => c.clearRequests()))
+}

@@ -1,0 +1,61 @@
+/**
+ * The emulator's own request and response values: what every way in (HTTP
+ * server, msw handlers, socket-free fetch) converts to and from. They carry
+ * nothing of node:http, of msw or of the Fetch API, so the core runs the same
+ * in Node and in a browser.
+ */
+
+/** An incoming request, as the core sees it. */
+export interface EmulatorRequest {
+  /** Upper-case HTTP method. */
+  method: string
+  /** The percent-encoded path, from the server's root: `/v1/projects`, `/_emulator/health`. */
+  path: string
+  /** The raw query string without the leading `?` (may be empty). */
+  query: string
+  /** Header values by lower-case name. */
+  headers: Readonly<Record<string, string | undefined>>
+  /** The raw body, or null when there is none. */
+  body: Uint8Array | null
+  /** Set by an adapter that stopped reading a body larger than the limit. */
+  bodyTooLarge?: boolean
+}
+
+/** An outgoing response. `body` is already serialized. */
+export interface EmulatorResponse {
+  status: number
+  headers: Record<string, string>
+  body: string | null
+}
+
+/** The largest request body the API accepts; larger ones are answered 413. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** The largest body the control plane accepts (a whole state document can be big). */
+export const MAX_CONTROL_BODY_BYTES = 256 * 1024 * 1024
+
+/** The body limit of a path: the control plane's for `/_emulator`, the API's otherwise. */
+export function bodyLimitFor(path: string): number {
+  return path === '/_emulator' || path.startsWith('/_emulator/') ? MAX_CONTROL_BODY_BYTES : MAX_BODY_BYTES
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** A JSON response. */
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(body) }
+}
+
+/** A text response of the given content type (HTML pages, for example). */
+export function textResponse(
+  status: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
+  return { status, headers: { 'content-type': contentType, ...headers }, body }
+}

@@ -1,0 +1,31 @@
+import { addRoute, createRouter, findRoute } from 'rou3'
+
+/** The outcome of matching a request to the route table. */
+export type RouteMatch<T> =
+  | { kind: 'route'; data: T; params: Record<string, string> }
+  | { kind: 'wrong-method'; allow: string[] }
+  | { kind: 'none' }
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/**
+ * One route table, matched by rou3's radix tree (static segments beat
+ * parameters, so `/projects/templates` is not read as a slug). Paths use
+ * the spec's `{param}` placeholders.
+ */
+export class RouteTable<T> {
+  readonly #router = createRouter<T>()
+
+  add(method: string, path: string, data: T): this {
+    addRoute(this.#router, method, path.replace(/\{(\w+)\}/g, ':$1'), data)
+    return this
+  }
+
+  /** Matches a percent-encoded path; a known path with another method reports the allowed ones. */
+  match(method: string, path: string): RouteMatch<T> {
+    const found = findRoute(this.#router, method, path)
+    if (found !== undefined) return { kind: 'route', data: found.data, params: found.params ?? {} }
+    const allow = METHODS.filter((m) => findRoute(this.#router, m, path, { params: false }) !== undefined)
+    return allow.length > 0 ? { kind: 'wrong-method', allow } : { kind: 'none' }
+  }
+}

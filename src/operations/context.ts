@@ -1,0 +1,38 @@
+import type { Clock } from '../core/clock.js'
+import type { Principal } from '../model/access.js'
+import type { Urls } from '../model/urls.js'
+import type {
+  OperationBody,
+  OperationId,
+  OperationQuery,
+  OperationResult,
+} from '../schemas/index.js'
+import type { World } from '../store/world.js'
+
+/** What an operation can use besides the world: time, URLs and settings. */
+export interface Env {
+  clock: Clock
+  urls: Urls
+  /** Simulated generation time = nominal × timeScale (0: completes at once). */
+  timeScale: number
+}
+
+/** Everything an operation receives: validated input and the world it acts on. */
+export interface OperationContext<Id extends OperationId> {
+  world: World
+  env: Env
+  principal: Principal
+  /** Decoded path parameters. */
+  params: Record<string, string>
+  query: OperationQuery<Id>
+  body: OperationBody<Id>
+}
+
+export type OperationHandler<Id extends OperationId> = (
+  context: OperationContext<Id>,
+) => Promise<OperationResult<Id>> | OperationResult<Id>
+
+/** Handlers for a set of operations, each typed by its own schemas. */
+export type OperationHandlers<Ids extends OperationId = OperationId> = {
+  [Id in Ids]: OperationHandler<Id>
+}

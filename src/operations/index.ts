@@ -1,0 +1,15 @@
+import type { OperationHandlers } from './context.js'
+import { generationHandlers } from './generation.js'
+import { projectHandlers } from './projects.js'
+import { publishingHandlers } from './publishing.js'
+import { teamHandlers } from './teams.js'
+
+/** The handler of every operation of the API, by operation id. */
+export const handlers: Partial<OperationHandlers> = {
+  ...generationHandlers,
+  ...projectHandlers,
+  ...publishingHandlers,
+  ...teamHandlers,
+}
+
+export type { Env, OperationContext, OperationHandler, OperationHandlers } from './context.js'

@@ -1,0 +1,122 @@
+import { accessibleProject } from '../model/access.js'
+import { decodeCursor, encodeCursor, takePage } from '../model/pagination.js'
+import { addVersion, appendSlides, createProject } from '../model/projects.js'
+import { projectDetail, projectListItem, projectUrlConfig } from '../model/views.js'
+import { DEFAULT_PROJECT_NAME, PROJECT_CONFIG_KEYS, type ProjectConfig } from '../schemas/index.js'
+import { mergeRecency } from '../store/recency-index.js'
+import type { OperationHandlers } from './context.js'
+
+/**
+ * `config` with the top-level keys of `patch` replaced. `theme` and `tokens`
+ * are replaced as a whole. Keys are copied one by one from the spec's list,
+ * so nothing but a known key can reach the stored object.
+ */
+export function mergeConfig(config: ProjectConfig, patch: ProjectConfig): ProjectConfig {
+  const merged: Record<string, unknown> = {}
+  for (const key of PROJECT_CONFIG_KEYS) {
+    const value = Object.hasOwn(patch, key) ? patch[key] : config[key]
+    if (value !== undefined) merged[key] = value
+  }
+  return merged as ProjectConfig
+}
+
+export const projectHandlers: OperationHandlers<
+  | 'createProject'
+  | 'listProjects'
+  | 'getProject'
+  | 'renameProject'
+  | 'getProjectConfig'
+  | 'updateProjectConfig'
+  | 'duplicateProject'
+  | 'getProjectUrl'
+> = {
+  async createProject({ world, env, principal, body }) {
+    const { project, version } = await createProject(world, {
+      teamId: principal.team.id,
+      createdBy: principal.user.id,
+      name: body.name ?? DEFAULT_PROJECT_NAME,
+      config: {},
+      at: env.clock.iso(),
+      versionName: 'Initial version',
+    })
+    return {
+      projectId: project.id,
+      projectSlug: project.slug,
+      projectVersionId: version.id,
+      editorUrl: env.urls.editor(project.slug),
+    }
+  },
+
+  listProjects({ world, env, principal, query }) {
+    const cursor = query.cursor === undefined ? undefined : decodeCursor('projects', query.cursor)
+    const userId = principal.user.id
+    const sources = [...world.teamIdsOf(userId)]
+      .sort()
+      .map((teamId) => world.projectsOfTeam(teamId, cursor))
+    sources.push(world.projectsSharedWith(userId, cursor))
+    const wanted = query.published === undefined ? undefined : query.published === 'true'
+    const page = takePage(mergeRecency(sources), query.limit, (key) => {
+      const project = world.projects.get(key.id)!
+      return wanted === undefined || (project.publishedAt !== null) === wanted ? project : undefined
+    })
+    return {
+      projects: page.items.map((project) => projectListItem(project, env.urls)),
+      ...(page.more && page.last ? { nextCursor: encodeCursor('projects', page.last) } : {}),
+    }
+  },
+
+  getProject({ world, env, principal, params }) {
+    return projectDetail(world, accessibleProject(world, principal, params.slug!), env.urls)
+  },
+
+  async renameProject({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const renamed = await world.projects.update(project.id, (draft) => {
+      draft.name = body.name
+      draft.updatedAt = env.clock.iso()
+    })
+    return { success: true, name: renamed.name }
+  },
+
+  getProjectConfig({ world, principal, params }) {
+    return { config: accessibleProject(world, principal, params.slug!).config }
+  },
+
+  async updateProjectConfig({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const config = mergeConfig(project.config, body.config)
+    const { version } = await addVersion(world, project.id, 'Updated configuration', env.clock.iso(), (draft) => {
+      draft.config = config
+    })
+    return { versionId: version.id, config }
+  },
+
+  async duplicateProject({ world, env, principal, params }) {
+    const source = accessibleProject(world, principal, params.slug!)
+    const at = env.clock.iso()
+    const { project } = await createProject(world, {
+      teamId: principal.team.id,
+      createdBy: principal.user.id,
+      name: `${source.name} (copy)`,
+      config: source.config,
+      at,
+      versionName: `Duplicated from ${source.slug}`,
+    })
+    await appendSlides(
+      world,
+      project.id,
+      world.slidesOf(source.id).map((slide) => ({ name: slide.name, files: slide.files })),
+      at,
+    )
+    return {
+      projectId: project.id,
+      projectSlug: project.slug,
+      name: project.name,
+      editorUrl: env.urls.editor(project.slug),
+    }
+  },
+
+  getProjectUrl({ world, principal, params }) {
+    return projectUrlConfig(world, accessibleProject(world, principal, params.slug!))
+  },
+}
