@@ -1,0 +1,35 @@
+import { InvalidArgumentError } from 'commander'
+
+/** Parsers for the serve flags: each throws a message commander prints before exiting 2. */
+
+export function parseInteger(min: number, max: number) {
+  return (value: string): number => {
+    if (!/^-?[0-9]+$/.test(value.trim())) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`)
+    const n = Number(value)
+    if (n < min || n > max) throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`)
+    return n
+  }
+}
+
+export function parseTimeScale(value: string): number {
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) {
+    throw new InvalidArgumentError('must be a number ≥ 0 (0 completes generations at once)')
+  }
+  return n
+}
+
+export function parseUrl(value: string): string {
+  try {
+    const url = new URL(value)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol')
+    return url.origin
+  } catch {
+    throw new InvalidArgumentError('must be an absolute http(s) URL, e.g. http://localhost:4010')
+  }
+}
+
+export function parseNonEmpty(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty')
+  return value
+}

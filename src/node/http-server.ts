@@ -1,0 +1,115 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { bodyLimitFor, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+
+/** Past this many bytes beyond its limit an oversized upload is cut off instead of drained. */
+const DRAIN_MARGIN = 64 * 1024 * 1024
+
+export interface HttpServerOptions {
+  port?: number
+  host?: string
+}
+
+/** A listening emulator server. */
+export interface RunningServer {
+  server: Server
+  /** `http://host:port`, with the actual port when 0 was asked for. */
+  origin: string
+  port: number
+  host: string
+  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>
+}
+
+function headerValues(request: IncomingMessage): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {}
+  for (const [name, value] of Object.entries(request.headers)) {
+    headers[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return headers
+}
+
+function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean): void {
+  const headers: Record<string, string> = { ...response.headers }
+  if (closeConnection) headers.connection = 'close'
+  if (response.body === null) {
+    res.writeHead(response.status, headers)
+    res.end()
+    return
+  }
+  headers['content-length'] = String(Buffer.byteLength(response.body))
+  res.writeHead(response.status, headers)
+  res.end(response.body)
+}
+
+/**
+ * The node:http adapter: reads the request (at most the path's body limit
+ * is kept; a larger body is drained and answered 413), hands it to `handle`, writes
+ * the answer. It does not go through msw or the Fetch API, so it costs
+ * little more than a bare node:http server.
+ */
+export function listenHttp(
+  handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
+  options: HttpServerOptions = {},
+): Promise<RunningServer> {
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/'
+    const q = url.indexOf('?')
+    const path = q === -1 ? url : url.slice(0, q)
+    const query = q === -1 ? '' : url.slice(q + 1)
+    const limit = bodyLimitFor(path)
+    const declared = Number(req.headers['content-length'] ?? 0)
+    let tooLarge = declared > limit
+    let size = 0
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) tooLarge = true
+      if (size > limit + DRAIN_MARGIN) req.destroy()
+      else if (!tooLarge) chunks.push(chunk)
+    })
+    req.on('error', () => {
+      if (!res.headersSent) res.destroy()
+    })
+    req.on('end', () => {
+      const request: EmulatorRequest = {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path,
+        query,
+        headers: headerValues(req),
+        body: tooLarge || chunks.length === 0 ? null : Buffer.concat(chunks),
+        bodyTooLarge: tooLarge,
+      }
+      handle(request).then(
+        (response) => send(res, response, tooLarge),
+        (error: unknown) => {
+          // handle() never rejects; this is a last line of defence.
+          console.error('[presentation-emulator] unexpected error:', error)
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+          res.end('{"error":"Internal server error"}')
+        },
+      )
+    })
+  })
+  server.keepAliveTimeout = 5_000
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject)
+      const address = server.address() as AddressInfo
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      resolve({
+        server,
+        origin: `http://${host}:${address.port}`,
+        port: address.port,
+        host: address.address,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done())
+            server.closeIdleConnections()
+          }),
+      })
+    })
+  })
+}

@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises'
+import writeFileAtomic from 'write-file-atomic'
+import { ServiceError } from '../core/errors.js'
+import type { Emulator } from '../emulator.js'
+
+/** A state file that cannot be loaded; the message says why. */
+export class StateFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'StateFileError'
+  }
+}
+
+/**
+ * Persists an emulator's world to a JSON file: loaded once at start, saved
+ * after changes (debounced) and on demand. Every save writes a temporary file
+ * in the same folder, fsyncs it and renames it over the old one, so a crash
+ * at any moment leaves either the previous or the new complete document.
+ */
+export class StateFile {
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #saving: Promise<void> = Promise.resolve()
+  #dirty = false
+  #unsubscribe: (() => void) | undefined
+
+  constructor(
+    readonly path: string,
+    private readonly emulator: Emulator,
+    private readonly options: { debounceMs?: number; onError?: (error: unknown) => void } = {},
+  ) {}
+
+  /**
+   * Loads the file into the emulator if it exists. Returns false when there
+   * is no file; throws `StateFileError` (and changes nothing, the file
+   * included) when it cannot be read or is not a valid state document.
+   */
+  async load(): Promise<boolean> {
+    let text: string
+    try {
+      text = await readFile(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+      throw new StateFileError(`cannot read state file ${this.path}: ${(error as Error).message}`)
+    }
+    let doc: unknown
+    try {
+      doc = JSON.parse(text)
+    } catch (error) {
+      throw new StateFileError(`state file ${this.path} is not valid JSON (${(error as Error).message})`)
+    }
+    try {
+      await this.emulator.control.putState(doc)
+    } catch (error) {
+      const reason = error instanceof ServiceError ? (error.hint ?? error.error) : (error as Error).message
+      throw new StateFileError(`state file ${this.path} cannot be loaded: ${reason}`)
+    }
+    return true
+  }
+
+  /** Starts saving after every change, at most once per debounce interval. */
+  watch(): void {
+    this.#unsubscribe ??= this.emulator.onChange(() => this.#schedule())
+  }
+
+  #schedule(): void {
+    this.#dirty = true
+    if (this.#timer !== undefined) return
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      this.#saving = this.#saving.then(() => this.#save()).catch((error: unknown) => {
+        ;(this.options.onError ?? console.error)(error)
+      })
+    }, this.options.debounceMs ?? 100)
+  }
+
+  async #save(): Promise<void> {
+    if (!this.#dirty) return
+    this.#dirty = false
+    const doc = await this.emulator.control.getState()
+    await writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { fsync: true })
+  }
+
+  /** Writes the current state now (and waits for a save in progress). */
+  async save(): Promise<void> {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer)
+      this.#timer = undefined
+    }
+    this.#dirty = true
+    this.#saving = this.#saving.then(() => this.#save())
+    await this.#saving
+  }
+
+  /** Stops watching; pending changes are saved first. */
+  async close(): Promise<void> {
+    this.#unsubscribe?.()
+    this.#unsubscribe = undefined
+    if (this.#dirty || this.#timer !== undefined) await this.save()
+    else await this.#saving
+  }
+}
