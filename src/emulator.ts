@@ -1,6 +1,6 @@
 import { Clock, type ClockMode } from './core/clock.js'
 import { fail, ServiceError } from './core/errors.js'
-import { jsonResponse, MAX_BODY_BYTES, MAX_CONTROL_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from './core/exchange.js'
+import { jsonResponse, MAX_BODY_BYTES, MAX_CONTROL_BODY_BYTES, textResponse, type EmulatorRequest, type EmulatorResponse } from './core/exchange.js'
 import { Faults } from './core/faults.js'
 import { DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './core/journal.js'
 import { Mutex } from './core/mutex.js'
@@ -15,7 +15,10 @@ import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
 import { API_KEY_PREFIX } from './fixtures/schema.js'
 import type { Principal } from './model/access.js'
 import { finishJob } from './model/generation.js'
-import { Urls } from './model/urls.js'
+import { SITES_DOMAIN, Urls } from './model/urls.js'
+import { dashboardFragment, dashboardPage } from './pages/dashboard.js'
+import { editorPage, editorSlidesHtml } from './pages/editor.js'
+import { siteNotFoundPage, sitePage } from './pages/site.js'
 import type { Env } from './operations/context.js'
 import { handlers } from './operations/index.js'
 import { operations, type OperationId, type OperationSpec } from './schemas/index.js'
@@ -377,6 +380,7 @@ export class Emulator {
     if (request.method === 'OPTIONS') return this.#preflight()
     if (path === '/v1' || path.startsWith('/v1/')) return this.#handleApi(request)
     if (path === '/_emulator' || path.startsWith('/_emulator/')) return this.#handleControl(request)
+    if (path.startsWith('/editor/') || path.startsWith('/sites/')) return this.#handlePage(request)
     return fail.notFound('Route', `nothing is served at ${path}; the API is under /v1`).toResponse()
   }
 
@@ -484,11 +488,57 @@ export class Emulator {
     return response
   }
 
+  async #handlePage(request: EmulatorRequest): Promise<EmulatorResponse> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET']).toResponse()
+    const html = (status: number, body: string) =>
+      textResponse(status, request.method === 'HEAD' ? '' : body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' })
+    let segments: string[]
+    try {
+      segments = request.path.split('/').slice(1).map(decodeURIComponent)
+    } catch {
+      return html(400, siteNotFoundPage(request.path))
+    }
+    return this.exclusive(async () => {
+      await this.settleDueJobs()
+      const world = this.world
+      const [area, first, second, ...rest] = segments
+      if (area === 'editor') {
+        const project = first === undefined ? undefined : world.projectBySlug(first)
+        if (project === undefined || (second !== undefined && second !== 'live') || rest.length > 0) {
+          return html(404, siteNotFoundPage(request.path))
+        }
+        return second === 'live' ? html(200, editorSlidesHtml(world, project)) : html(200, editorPage(world, project))
+      }
+      // /sites/{hostname}{path}
+      const hostname = first ?? ''
+      const sitePath = `/${[second, ...rest].filter((s) => s !== undefined).join('/')}`
+      let project
+      if (hostname.endsWith(`.${SITES_DOMAIN}`)) {
+        const subdomain = world.subdomainByLabel(hostname.slice(0, -SITES_DOMAIN.length - 1))
+        project = subdomain === undefined ? undefined : world.projectAt({ subdomainId: subdomain.id }, sitePath)
+      } else {
+        const domain = world.domainByHostname(hostname)
+        project = domain === undefined ? undefined : world.projectAt({ domainId: domain.id }, sitePath)
+      }
+      const publication = project === undefined || project.publishedAt === null ? undefined : world.publicationOf(project.id)
+      return publication === undefined ? html(404, siteNotFoundPage(`${hostname}${sitePath}`)) : html(200, sitePage(publication))
+    })
+  }
+
   async #handleControl(request: EmulatorRequest): Promise<EmulatorResponse> {
     try {
       const token = this.#options.adminToken
-      if (token !== undefined && bearer(request.headers.authorization) !== token) {
-        throw fail.unauthorized('the control plane requires Authorization: Bearer <admin token>')
+      const isDashboard = request.method === 'GET' && (request.path === '/_emulator' || request.path === '/_emulator/dashboard/fragment')
+      const given = bearer(request.headers.authorization) ?? (isDashboard ? new URLSearchParams(request.query).get('token') ?? undefined : undefined)
+      if (token !== undefined && given !== token) {
+        throw fail.unauthorized('the control plane requires Authorization: Bearer <admin token> (the dashboard also takes ?token=)')
+      }
+      if (isDashboard) {
+        const suffix = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
+        const body = await this.exclusive(() =>
+          request.path === '/_emulator' ? dashboardPage(this, `/_emulator/dashboard/fragment${suffix}`) : dashboardFragment(this),
+        )
+        return textResponse(200, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' })
       }
       const match = this.#controlRoutes.match(request.method, request.path)
       if (match.kind === 'none') throw fail.notFound('Route', `no control-plane route at ${request.method} ${request.path}`)

@@ -103,6 +103,8 @@ export class World {
   readonly #apiKeyByValue = new Map<string, string>()
   readonly #projectBySlug = new Map<string, string>()
   readonly #subdomainByLabel = new Map<string, string>()
+  readonly #domainByHostname = new Map<string, string>()
+  readonly #projectByPlacement = new Map<string, string>()
   readonly #publicationByProject = new Map<string, string>()
   readonly #teamsOfUser = new GroupIndex()
   readonly #membersOfTeam = new GroupIndex()
@@ -143,18 +145,26 @@ export class World {
       }
     })
     this.domains.onChange(({ prev, next }) => {
-      if (prev) this.#domainsOfTeam.delete(prev.teamId, prev.id)
-      if (next) this.#domainsOfTeam.add(next.teamId, next.id)
+      if (prev) {
+        this.#domainsOfTeam.delete(prev.teamId, prev.id)
+        this.#domainByHostname.delete(prev.hostname)
+      }
+      if (next) {
+        this.#domainsOfTeam.add(next.teamId, next.id)
+        this.#domainByHostname.set(next.hostname, next.id)
+      }
     })
     this.projects.onChange(({ prev, next }) => {
       if (prev) {
         this.#projectBySlug.delete(prev.slug)
+        this.#projectByPlacement.delete(placementKey(prev.placement))
         const key = { at: prev.updatedAt, id: prev.id }
         this.#projectsByTeam.get(prev.teamId)?.remove(key)
         for (const userId of prev.collaborators) this.#projectsByCollaborator.get(userId)?.remove(key)
       }
       if (next) {
         this.#projectBySlug.set(next.slug, next.id)
+        this.#projectByPlacement.set(placementKey(next.placement), next.id)
         const key = { at: next.updatedAt, id: next.id }
         indexFor(this.#projectsByTeam, next.teamId).insert(key)
         for (const userId of next.collaborators) indexFor(this.#projectsByCollaborator, userId).insert(key)
@@ -202,6 +212,18 @@ export class World {
   subdomainByLabel(label: string): SubdomainRecord | undefined {
     const id = this.#subdomainByLabel.get(label)
     return id === undefined ? undefined : this.subdomains.get(id)
+  }
+
+  domainByHostname(hostname: string): DomainRecord | undefined {
+    const id = this.#domainByHostname.get(hostname)
+    return id === undefined ? undefined : this.domains.get(id)
+  }
+
+  /** The project placed at `path` of a subdomain or domain (by record id). */
+  projectAt(where: { subdomainId: string } | { domainId: string }, path: string): ProjectRecord | undefined {
+    const key = 'subdomainId' in where ? `sub:${where.subdomainId}:${path}` : `dom:${where.domainId}:${path}`
+    const id = this.#projectByPlacement.get(key)
+    return id === undefined ? undefined : this.projects.get(id)
   }
 
   publicationOf(projectId: string): PublicationRecord | undefined {
@@ -272,6 +294,12 @@ export class World {
 }
 
 const EMPTY_INDEX = new RecencyIndex()
+
+function placementKey(placement: ProjectRecord['placement']): string {
+  return placement.type === 'subdomain'
+    ? `sub:${placement.subdomainId}:${placement.path}`
+    : `dom:${placement.domainId}:${placement.path}`
+}
 
 function indexFor(map: Map<string, RecencyIndex>, key: string): RecencyIndex {
   let index = map.get(key)
