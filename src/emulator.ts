@@ -412,7 +412,10 @@ export class Emulator {
     const key = world.apiKeyByValue(token)
     if (key === undefined) throw fail.unauthorized('the API key is not valid')
     if (key.revokedAt !== null) throw fail.unauthorized('the API key has been revoked')
-    return { key, user: world.users.get(key.userId)!, team: world.teams.get(key.teamId)! }
+    const user = world.users.get(key.userId)
+    const team = world.teams.get(key.teamId)
+    if (user === undefined || team === undefined) throw fail.unauthorized('the API key’s owner or team no longer exists')
+    return { key, user, team }
   }
 
   async #handleApi(request: EmulatorRequest): Promise<EmulatorResponse> {

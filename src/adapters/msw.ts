@@ -6,8 +6,8 @@ import { fromFetchRequest, OWN_PREFIXES, toFetchResponse } from './fetch.js'
  * msw request handlers that answer every request under `baseUrl` (and the
  * emulator's own pages and control plane on the same origin) from `handle`.
  *
- * Routing is the emulator's, not msw's: one catch-all handler per prefix
- * hands the request to the core, which matches it against its one route
+ * Routing is the emulator's, not msw's: one catch-all handler hands every
+ * request under those prefixes to the core, which matches it against its one route
  * table. Use with `setupServer(...handlers)` in Node or `setupWorker` in a
  * browser.
  */
@@ -15,13 +15,20 @@ export function createMswHandlers(
   handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
   baseUrl: URL,
 ): HttpHandler[] {
-  const origin = baseUrl.origin
   const basePath = baseUrl.pathname.replace(/\/+$/, '')
-  const answer = async ({ request }: { request: Request }) =>
-    toFetchResponse(await handle(await fromFetchRequest(request, basePath)))
-  const prefixes = [basePath, ...OWN_PREFIXES]
-  return prefixes.flatMap((prefix) => [
-    http.all(`${origin}${prefix}`, answer),
-    http.all(`${origin}${prefix}/*`, answer),
-  ])
+  const prefixes = [basePath, ...OWN_PREFIXES].filter((prefix) => prefix !== '')
+  // A RegExp without capture groups: msw then decodes nothing itself, so a
+  // malformed percent-encoding reaches the emulator (which answers 400)
+  // instead of throwing inside msw's path matching.
+  const pattern =
+    basePath === ''
+      ? new RegExp(`^${escapeRegExp(baseUrl.origin)}(?:/.*)?$`)
+      : new RegExp(`^${escapeRegExp(baseUrl.origin)}(?:${prefixes.map(escapeRegExp).join('|')})(?:/.*)?$`)
+  return [
+    http.all(pattern, async ({ request }) => toFetchResponse(await handle(await fromFetchRequest(request, basePath)))),
+  ]
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
