@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { compareRecency, mergeRecency, RecencyIndex, type RecencyKey } from './recency-index.js'
+
+const key = (at: string, id: string): RecencyKey => ({ at: `2026-01-0${at}T00:00:00.000Z`, id })
+
+describe('RecencyIndex', () => {
+  it('keeps keys newest first, ties by id ascending', () => {
+    const index = new RecencyIndex()
+    for (const k of [key('1', 'b'), key('3', 'a'), key('1', 'a'), key('2', 'z')]) index.insert(k)
+    expect([...index.after()]).toEqual([key('3', 'a'), key('2', 'z'), key('1', 'a'), key('1', 'b')])
+  })
+
+  it('starts strictly after a cursor, even one that is no longer in the index', () => {
+    const index = new RecencyIndex()
+    for (const k of [key('4', 'a'), key('3', 'a'), key('2', 'a'), key('1', 'a')]) index.insert(k)
+    expect([...index.after(key('3', 'a'))].map((k) => k.at)).toEqual([key('2', 'a').at, key('1', 'a').at])
+    index.remove(key('3', 'a'))
+    expect([...index.after(key('3', 'a'))].map((k) => k.at)).toEqual([key('2', 'a').at, key('1', 'a').at])
+  })
+
+  it('removes only an exact key', () => {
+    const index = new RecencyIndex()
+    index.insert(key('1', 'a'))
+    index.remove(key('1', 'b'))
+    index.remove(key('2', 'a'))
+    expect(index.size).toBe(1)
+    index.remove(key('1', 'a'))
+    expect(index.size).toBe(0)
+  })
+})
+
+describe('mergeRecency', () => {
+  it('merges sorted streams into one sorted stream without repeating a key', () => {
+    const a = [key('5', 'a'), key('3', 'a'), key('1', 'a')]
+    const b = [key('4', 'b'), key('3', 'a'), key('2', 'b')]
+    const merged = [...mergeRecency([a.values(), b.values(), [].values()])]
+    expect(merged).toEqual([key('5', 'a'), key('4', 'b'), key('3', 'a'), key('2', 'b'), key('1', 'a')])
+    for (let i = 1; i < merged.length; i++) expect(compareRecency(merged[i - 1]!, merged[i]!)).toBeLessThan(0)
+  })
+})
