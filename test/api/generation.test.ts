@@ -1,0 +1,226 @@
+import { parse } from '@babel/parser'
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { GenerateProjectResponse, JobStatusResponse, ProjectDetail } from '../../src/schemas/index.js'
+import { createEmulator } from '../../src/index.js'
+import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+
+const ACME = 'pres_test_alice_acme'
+
+describe.each(WAYS)('generation jobs (%s)', (way) => {
+  let h: Harness
+  beforeEach(async () => {
+    await h?.close()
+    h = await startHarness(way)
+  })
+  afterAll(() => h?.close())
+
+  const credits = (teamId: string) => h.emulator.emulator.world.teams.get(teamId)!.credits
+  const generate = (json: unknown, key = ACME) => h.api('POST', '/projects/generate', { key, json })
+  const job = (jobId: string, key = ACME) => h.api('GET', `/projects/jobs/${jobId}`, { key })
+
+  it.each([
+    [{ prompt: '' }, 400, 'prompt'],
+    [{ prompt: 'a' }, 200, ''],
+    [{}, 400, 'prompt: is required'],
+    [{ prompt: 'a', referenceImageUrls: Array(20).fill('https://img.example/a.png') }, 200, ''],
+    [{ prompt: 'a', referenceImageUrls: Array(21).fill('https://img.example/a.png') }, 400, 'referenceImageUrls: must have at most 20 items'],
+    [{ prompt: 'a', referenceImageUrls: ['not a url'] }, 400, 'referenceImageUrls[0]'],
+    [{ prompt: 'a', model: 'fast' }, 200, ''],
+    [{ prompt: 'a', model: 'quality' }, 200, ''],
+    [{ prompt: 'a', model: 'gpt-5' }, 400, 'model: must be one of: "fast", "quality"'],
+    [{ prompt: 'a', templateId: '' }, 400, 'templateId'],
+    [{ prompt: 'a', colour: 'red' }, 400, 'unknown key "colour"'],
+  ])('validates %j → %i', async (body, status, hint) => {
+    const before = credits('team_acme')
+    const reply = await generate(body)
+    expect(reply.status).toBe(status)
+    if (status === 400) {
+      expectError(reply, 400, 'VALIDATION_ERROR')
+      expect(reply.body.hint).toContain(hint)
+      expect(credits('team_acme')).toBe(before)
+    } else {
+      expect(credits('team_acme')).toBe(before - 1)
+    }
+  })
+
+  it('accepts a generation with every field of the spec and a project that exists at once', async () => {
+    const reply = await generate({ prompt: 'Otters of the Pacific. A field guide.' })
+    const body = expectSchema(GenerateProjectResponse, reply.body)
+    expect(body).toMatchObject({ status: 'processing', estimatedDuration: '240 seconds' })
+    expect(body.templateId).toBeUndefined()
+    const project = expectSchema(ProjectDetail, (await h.api('GET', `/projects/${body.projectSlug}`, { key: ACME })).body)
+    expect(project).toMatchObject({ id: body.projectId, name: 'Otters of the Pacific', publishedAt: null })
+    expect(h.emulator.emulator.world.slidesOf(body.projectId!)).toEqual([])
+    const editor = await h.emulator.fetch(body.editorUrl!.replace(new URL(body.editorUrl!).origin, 'http://127.0.0.1:4010'))
+    expect(editor.status).toBe(200)
+    expect(await editor.text()).toContain('Generating slides')
+  })
+
+  it('estimates 120 seconds with a template and echoes the templateId', async () => {
+    const body = (await generate({ prompt: 'Q4 numbers', templateId: 'tpl_acme_quarterly' })).body
+    expect(body).toMatchObject({ estimatedDuration: '120 seconds', templateId: 'tpl_acme_quarterly' })
+  })
+
+  it('answers 404 to an unknown template and to a template of another team, charging nothing', async () => {
+    expectError(await generate({ prompt: 'x', templateId: 'tpl_nope' }), 404, 'NOT_FOUND')
+    const before = credits('team_alice')
+    expectError(await generate({ prompt: 'x', templateId: 'tpl_acme_pitch' }, 'pres_test_alice'), 404, 'NOT_FOUND')
+    expect(credits('team_alice')).toBe(before)
+  })
+
+  it('answers 402 without credits, then accepts once credits appear', async () => {
+    const refused = await generate({ prompt: 'Bob’s plan' }, 'pres_test_bob')
+    expectError(refused, 402, 'INSUFFICIENT_CREDITS')
+    expect(refused.body.hint).toMatch(/credit/)
+    await h.emulator.control.setCredits('team_bob', { credits: 1 })
+    expect((await generate({ prompt: 'Bob’s plan' }, 'pres_test_bob')).status).toBe(200)
+    expect(credits('team_bob')).toBe(0)
+    expectError(await generate({ prompt: 'Again' }, 'pres_test_bob'), 402, 'INSUFFICIENT_CREDITS')
+  })
+
+  it('answers 502 to a dispatch-error prompt, charging nothing and creating nothing', async () => {
+    const before = { credits: credits('team_acme'), projects: h.emulator.emulator.world.projects.size }
+    expectError(await generate({ prompt: 'emulator:dispatch-error please' }), 502, 'DISPATCH_FAILED')
+    expect({ credits: credits('team_acme'), projects: h.emulator.emulator.world.projects.size }).toEqual(before)
+  })
+
+  it('stays processing until due on the manual clock, then completes with every field', async () => {
+    const accepted = (await generate({ prompt: 'Launch plan', templateId: 'tpl_acme_launch' })).body
+    const dueAt = Date.parse(h.emulator.emulator.world.jobs.get(accepted.jobId)!.dueAt)
+    const now = Date.parse(h.emulator.control.clock().now)
+    // 120 s × 0.02 with ±20% jitter.
+    expect(dueAt - now).toBeGreaterThanOrEqual(1920)
+    expect(dueAt - now).toBeLessThanOrEqual(2880)
+
+    await h.emulator.control.advanceClock({ ms: dueAt - now - 1 })
+    const pending = expectSchema(JobStatusResponse, (await job(accepted.jobId)).body)
+    expect(pending).toEqual({
+      jobId: accepted.jobId,
+      status: 'processing',
+      editorUrl: accepted.editorUrl,
+      projectId: accepted.projectId,
+      projectSlug: accepted.projectSlug,
+      teamId: 'team_acme',
+      createdAt: new Date(now).toISOString(),
+    })
+
+    await h.emulator.control.advanceClock({ ms: 1 })
+    const done = expectSchema(JobStatusResponse, (await job(accepted.jobId)).body)
+    expect(done.status).toBe('completed')
+    expect(done.finalDuration).toBe(`${Math.round((dueAt - now) / 1000)} seconds`)
+    expect(done.publishedUrl).toMatch(/\/sites\/.+\.sites\.localhost\/$/)
+    expect(done.error).toBeUndefined()
+
+    const world = h.emulator.emulator.world
+    const template = world.templates.get('tpl_acme_launch')!
+    const slides = world.slidesOf(accepted.projectId)
+    expect(slides).toHaveLength(template.slides.length)
+    slides.forEach((slide, i) => {
+      expect(slide.files['slide.tsx']).toBe(template.slides[i]!.files['slide.tsx'])
+      expect(slide.files['slide.content.json']).not.toBe(template.slides[i]!.files['slide.content.json'])
+    })
+    const project = (await h.api('GET', `/projects/${accepted.projectSlug}`, { key: ACME })).body
+    expect(project.publishedUrl).toBe(done.publishedUrl)
+    expect(project.latestVersion.name).toBe('Generated from prompt')
+  })
+
+  it('generates 4 to 8 valid slides from scratch', async () => {
+    const accepted = (await generate({ prompt: 'A history of tea' })).body
+    await h.emulator.control.advanceClock({ ms: 10_000 })
+    expect((await job(accepted.jobId)).body.status).toBe('completed')
+    const slides = h.emulator.emulator.world.slidesOf(accepted.projectId)
+    expect(slides.length).toBeGreaterThanOrEqual(4)
+    expect(slides.length).toBeLessThanOrEqual(8)
+    for (const slide of slides) {
+      const ast = parse(slide.files['slide.tsx'], { sourceType: 'module', plugins: ['typescript', 'jsx'] })
+      expect(ast.program.body.some((node) => node.type === 'ExportDefaultDeclaration')).toBe(true)
+      expect(typeof JSON.parse(slide.files['slide.content.json'])).toBe('object')
+      expect(typeof JSON.parse(slide.files['slide.controls.json'])).toBe('object')
+    }
+  })
+
+  it('completes a job without polling it: advancing the clock is enough for the project to change', async () => {
+    const accepted = (await generate({ prompt: 'Unpolled' })).body
+    await h.emulator.control.advanceClock({ ms: 10_000 })
+    const world = h.emulator.emulator.world
+    expect(world.jobs.get(accepted.jobId)!.status).toBe('completed')
+    const project = (await h.api('GET', `/projects/${accepted.projectSlug}`, { key: ACME })).body
+    expect(project.publishedAt).not.toBeNull()
+    const published = (await h.api('GET', '/projects?published=true&limit=100', { key: ACME })).body.projects
+    expect(published.map((p: any) => p.id)).toContain(accepted.projectId)
+  })
+
+  it('fails an emulator:fail job when due, refunding its credit and generating no slides', async () => {
+    const before = credits('team_acme')
+    const accepted = (await generate({ prompt: 'emulator:fail this one' })).body
+    expect(credits('team_acme')).toBe(before - 1)
+    await h.emulator.control.advanceClock({ ms: 10_000 })
+    const failed = expectSchema(JobStatusResponse, (await job(accepted.jobId)).body)
+    expect(failed.status).toBe('failed')
+    expect(failed.error).toMatch(/failed/i)
+    expect(failed.finalDuration).toBeUndefined()
+    expect(failed.publishedUrl).toBeUndefined()
+    expect(credits('team_acme')).toBe(before)
+    expect(h.emulator.emulator.world.slidesOf(accepted.projectId)).toEqual([])
+  })
+
+  it('answers 404 to an unknown job and to another user’s job', async () => {
+    const accepted = (await generate({ prompt: 'Private' })).body
+    expectError(await job('job_nope'), 404, 'NOT_FOUND')
+    expectError(await job(accepted.jobId, 'pres_test_bob'), 404, 'NOT_FOUND')
+    // The same user's other key can read it: the project is accessible to Alice.
+    expect((await job(accepted.jobId, 'pres_test_alice')).status).toBe(200)
+  })
+
+  it('starts a duplicate of a generated project unpublished with a fresh URL', async () => {
+    const accepted = (await generate({ prompt: 'To be copied' })).body
+    await h.emulator.control.advanceClock({ ms: 10_000 })
+    const copy = (await h.api('POST', `/projects/${accepted.projectSlug}/duplicate`, { key: ACME })).body
+    const detail = (await h.api('GET', `/projects/${copy.projectSlug}`, { key: ACME })).body
+    expect(detail.publishedAt).toBeNull()
+    expect(detail.publishedUrl).toBeNull()
+    const [a, b] = await Promise.all([
+      h.api('GET', `/projects/${accepted.projectSlug}/url`, { key: ACME }),
+      h.api('GET', `/projects/${copy.projectSlug}/url`, { key: ACME }),
+    ])
+    expect(b.body.current.hostname).not.toBe(a.body.current.hostname)
+    expect(h.emulator.emulator.world.slidesOf(copy.projectId).length).toBe(h.emulator.emulator.world.slidesOf(accepted.projectId).length)
+  })
+})
+
+describe('generation timing', () => {
+  it('completes at the next read with time scale 0', async () => {
+    const h = await startHarness('fetch', { timeScale: 0 })
+    const accepted = (await h.api('POST', '/projects/generate', { key: ACME, json: { prompt: 'Instant' } })).body
+    expect(accepted.status).toBe('processing')
+    expect((await h.api('GET', `/projects/jobs/${accepted.jobId}`, { key: ACME })).body.status).toBe('completed')
+    await h.close()
+  })
+
+  it('completes on a real clock by its own timer, with no request at all', async () => {
+    // 240 s × 0.00005 ≈ 12 ms: the timer, not a read, must finish it.
+    const emulator = createEmulator({ clock: 'real', timeScale: 0.00005, rateLimit: 0 })
+    const response = await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ACME}` },
+      body: JSON.stringify({ prompt: 'Timer' }),
+    })
+    const { jobId } = (await response.json()) as { jobId: string }
+    await vi.waitFor(() => expect(emulator.emulator.world.jobs.get(jobId)!.status).toBe('completed'), { timeout: 5000, interval: 10 })
+    await emulator.close()
+  })
+
+  it('seeds the ±20% jitter by job id, so the same seed gives the same due times', async () => {
+    const dueTimes = async () => {
+      const emulator = createEmulator({ clock: 'manual', timeScale: 1 })
+      const reply = await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ACME}` },
+        body: JSON.stringify({ prompt: 'Jitter' }),
+      })
+      const { jobId } = (await reply.json()) as { jobId: string }
+      return emulator.emulator.world.jobs.get(jobId)!.dueAt
+    }
+    expect(await dueTimes()).toBe(await dueTimes())
+  })
+})
