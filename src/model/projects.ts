@@ -38,6 +38,8 @@ export interface NewProject {
   config: ProjectConfig
   /** Creation time (ISO). */
   at: string
+  /** Last update time (ISO), when it is not the creation time (fixtures). */
+  updatedAt?: string
   /** Name of the first version. */
   versionName: string
   /** Fixed slug (fixtures); generated from the name otherwise. */
@@ -74,7 +76,7 @@ export async function createProject(
     teamId: input.teamId,
     createdBy: input.createdBy,
     createdAt: input.at,
-    updatedAt: input.at,
+    updatedAt: input.updatedAt ?? input.at,
     config: input.config,
     subdomainId: subdomain.id,
     placement:
