@@ -3,8 +3,8 @@ import type { World } from '../store/world.js'
 import { escapeHtml, htmlDocument, renderSlideContent, themeStyle } from './html.js'
 
 function editingOverlay(editing: EditingState): string {
-  const who = editing.agentName ?? 'An agent'
-  const what = editing.editPrompt === null ? '' : `<div class="prompt">${escapeHtml(editing.editPrompt)}</div>`
+  const who = editing.agentName?.trim() || 'An agent'
+  const what = editing.editPrompt?.trim() ? `<div class="prompt">${escapeHtml(editing.editPrompt)}</div>` : ''
   return `<div class="editing" role="status" aria-live="polite" data-testid="editing-indicator"><div class="spinner"></div><strong>${escapeHtml(who)} is editing this slide</strong>${what}</div>`
 }
 
