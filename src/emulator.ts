@@ -445,10 +445,14 @@ export class Emulator {
         throw fail.payloadTooLarge(MAX_BODY_BYTES)
       }
 
-      const fault = this.faults.take(operationId, principal.key.key)
+      const fault = this.faults.take(operationId, { value: principal.key.key, id: principal.key.id })
       if (fault !== undefined) {
         if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
-        if (fault.error !== undefined) throw fault.error
+        if (fault.error !== undefined) {
+          // An injected 429 looks like a real one: rate-limit headers with nothing remaining.
+          if (fault.error.status === 429) headers = { ...headers, ...this.rateLimiter.refusal() }
+          throw fault.error
+        }
       }
 
       const params = decodeParams(match.params)

@@ -82,10 +82,7 @@ export class ControlPlane {
     const result = safeParse(StateDocument, input)
     if (!result.success) throw fail.validation(`not a valid state document: ${describeIssues(result.error.issues, [], 10)}`)
     const problems = integrityProblems(result.data)
-    if (problems.length > 0) {
-      const more = problems.length > 10 ? `; (${problems.length - 10} more)` : ''
-      throw fail.validation(`not a consistent state document: ${problems.slice(0, 10).join('; ')}${more}`)
-    }
+    if (problems.length > 0) throw fail.validation(`not a consistent state document: ${listProblems(problems)}`)
     const world = await World.fromState(result.data)
     return this.emulator.exclusive(() => {
       this.emulator.install(world)
@@ -279,6 +276,12 @@ export class ControlPlane {
     this.emulator.journal.clear()
     return { removed }
   }
+}
+
+/** At most ten problems, `; `-separated, and how many more there are. */
+function listProblems(problems: string[]): string {
+  const more = problems.length > 10 ? `; (${problems.length - 10} more)` : ''
+  return `${problems.slice(0, 10).join('; ')}${more}`
 }
 
 function summary(world: World): StateSummary {

@@ -14,7 +14,7 @@ export interface FaultSpec {
   code?: string
   /** Real milliseconds to wait before answering. */
   delayMs?: number
-  /** Only calls made with this API key. */
+  /** Only calls made with this API key (its value `pres_…`, or its key id). */
   apiKey?: string
 }
 
@@ -97,9 +97,11 @@ export class Faults {
   }
 
   /** Finds the first fault for this call, counts it, and says what it does. */
-  take(operationId: string, apiKey: string): FaultEffect | undefined {
+  take(operationId: string, key: { value: string; id: string }): FaultEffect | undefined {
     const fault = this.#faults.find(
-      (f) => (f.operationId === '*' || f.operationId === operationId) && (f.apiKey === null || f.apiKey === apiKey),
+      (f) =>
+        (f.operationId === '*' || f.operationId === operationId) &&
+        (f.apiKey === null || f.apiKey === key.value || f.apiKey === key.id),
     )
     if (fault === undefined) return undefined
     fault.hits += 1

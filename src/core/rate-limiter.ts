@@ -44,6 +44,23 @@ export class RateLimiter {
     return { allowed, headers }
   }
 
+  /**
+   * The headers of a refusal in the user's current window, without counting
+   * a request: what an injected 429 carries, like a real one (with the limit
+   * off, `X-RateLimit-Limit` is 0).
+   */
+  refusal(): Record<string, string> {
+    const now = this.clock.now()
+    const start = now - (now % RATE_WINDOW_MS)
+    const end = start + RATE_WINDOW_MS
+    return {
+      'x-ratelimit-limit': String(this.limit),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(end / 1000)),
+      'retry-after': String(Math.max(1, Math.ceil((end - now) / 1000))),
+    }
+  }
+
   /** Forgets every window (control-plane reset). */
   clear(): void {
     this.#windows.clear()

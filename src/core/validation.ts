@@ -52,6 +52,7 @@ export function issueMessage(issue: Issue): string | undefined {
       return `must be a valid ${issue.format}`
     }
     case 'invalid_value':
+      if (issue.input === undefined) return 'is required'
       return `must be one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
     case 'unrecognized_keys':
       return `unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`

@@ -1,10 +1,20 @@
+import type { ProjectRecord } from './records.js'
 import type { StateDocument } from './world.js'
 import { TABLE_NAMES } from './world.js'
 
+/** Where a project is served (a hostname and a path): two projects cannot share one. */
+function placementKey(placement: ProjectRecord['placement']): string {
+  return placement.type === 'subdomain'
+    ? `subdomain ${placement.subdomainId} ${placement.path}`
+    : `domain ${placement.domainId} ${placement.path}`
+}
+
 /**
  * Problems a schema cannot see in a state document: duplicate ids and
- * unique values, and references to records that do not exist. An empty
- * list means the document can be loaded.
+ * unique values (the world indexes them, so a duplicate would hide a
+ * record), references to records that do not exist, and versions referred
+ * to by a project (or publication) other than their own. An empty list
+ * means the document can be loaded.
  */
 export function integrityProblems(doc: StateDocument): string[] {
   const problems: string[] = []
@@ -24,13 +34,26 @@ export function integrityProblems(doc: StateDocument): string[] {
       seen.add(value)
     })
   }
+  unique('teams', doc.teams.map((t) => t.slug), 'slug')
+  unique('memberships', doc.memberships.map((m) => `${m.userId}|${m.teamId}`), 'userId+teamId')
   unique('apiKeys', doc.apiKeys.map((k) => k.key), 'key')
   unique('projects', doc.projects.map((p) => p.slug), 'slug')
+  unique('projects', doc.projects.map((p) => placementKey(p.placement)), 'placement')
   unique('subdomains', doc.subdomains.map((s) => s.subdomain), 'subdomain')
+  unique('domains', doc.domains.map((d) => d.hostname), 'hostname')
   unique('publications', doc.publications.map((p) => p.projectId), 'projectId')
 
   const ref = (path: string, table: (typeof TABLE_NAMES)[number], id: string | null) => {
     if (id !== null && !ids[table].has(id)) problems.push(`${path}: no ${table} record "${id}"`)
+  }
+  /** A version that exists must be one of `projectId`'s versions. */
+  const projectOfVersion = new Map(doc.versions.map((v) => [v.id, v.projectId]))
+  const ownVersion = (path: string, projectId: string, versionId: string | null) => {
+    if (versionId === null) return
+    const owner = projectOfVersion.get(versionId)
+    if (owner !== undefined && owner !== projectId) {
+      problems.push(`${path}: version "${versionId}" belongs to project "${owner}", not "${projectId}"`)
+    }
   }
   const members = new Set(doc.memberships.map((m) => `${m.userId}|${m.teamId}`))
   doc.teams.forEach((t, i) => ref(`teams[${i}].personalOf`, 'users', t.personalOf))
@@ -51,6 +74,8 @@ export function integrityProblems(doc: StateDocument): string[] {
     ref(`projects[${i}].subdomainId`, 'subdomains', p.subdomainId)
     ref(`projects[${i}].latestVersionId`, 'versions', p.latestVersionId)
     ref(`projects[${i}].publishedVersionId`, 'versions', p.publishedVersionId)
+    ownVersion(`projects[${i}].latestVersionId`, p.id, p.latestVersionId)
+    ownVersion(`projects[${i}].publishedVersionId`, p.id, p.publishedVersionId)
     if (p.placement.type === 'subdomain') ref(`projects[${i}].placement.subdomainId`, 'subdomains', p.placement.subdomainId)
     else ref(`projects[${i}].placement.domainId`, 'domains', p.placement.domainId)
     p.collaborators.forEach((u, j) => ref(`projects[${i}].collaborators[${j}]`, 'users', u))
@@ -65,6 +90,10 @@ export function integrityProblems(doc: StateDocument): string[] {
     ref(`jobs[${i}].projectId`, 'projects', j.projectId)
     ref(`jobs[${i}].templateId`, 'templates', j.templateId)
   })
-  doc.publications.forEach((p, i) => ref(`publications[${i}].projectId`, 'projects', p.projectId))
+  doc.publications.forEach((p, i) => {
+    ref(`publications[${i}].projectId`, 'projects', p.projectId)
+    ref(`publications[${i}].versionId`, 'versions', p.versionId)
+    ownVersion(`publications[${i}].versionId`, p.projectId, p.versionId)
+  })
   return problems
 }

@@ -1,21 +1,30 @@
 import { z } from 'zod'
 import { SLIDE_DESIGNS } from '../content/slides.js'
-import { DateTime, JOB_STATUSES, MODELS, ProjectConfig, SlideFiles } from '../schemas/index.js'
+import { DateTime, JOB_STATUSES, MODELS, ProjectConfig } from '../schemas/index.js'
+
+/** The three files of a stored slide (strict: a state document cannot smuggle in other keys). */
+const SlideFiles = z.strictObject({
+  'slide.tsx': z.string(),
+  'slide.content.json': z.string(),
+  'slide.controls.json': z.string(),
+})
 
 /**
- * The emulator's internal records. They are what the store holds, what the
+ * The emulator's internal records. Every object is strict, so a state
+ * document with a key this version does not know is rejected rather than
+ * silently losing it. They are what the store holds, what the
  * state document (`GET /_emulator/state`) contains, and what a state import is
  * validated against. API responses are built from them, never returned as is.
  */
 
-export const UserRecord = z.object({
+export const UserRecord = z.strictObject({
   id: z.string(),
   name: z.string(),
   email: z.string(),
 })
 export type UserRecord = z.infer<typeof UserRecord>
 
-export const TeamRecord = z.object({
+export const TeamRecord = z.strictObject({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
@@ -26,7 +35,7 @@ export const TeamRecord = z.object({
 })
 export type TeamRecord = z.infer<typeof TeamRecord>
 
-export const MembershipRecord = z.object({
+export const MembershipRecord = z.strictObject({
   id: z.string(),
   userId: z.string(),
   teamId: z.string(),
@@ -34,7 +43,7 @@ export const MembershipRecord = z.object({
 })
 export type MembershipRecord = z.infer<typeof MembershipRecord>
 
-export const ApiKeyRecord = z.object({
+export const ApiKeyRecord = z.strictObject({
   id: z.string(),
   /** The bearer value, `pres_…`. */
   key: z.string(),
@@ -47,7 +56,7 @@ export const ApiKeyRecord = z.object({
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>
 
 /** A subdomain a team can publish under: each project has its own, a team may have custom ones. */
-export const SubdomainRecord = z.object({
+export const SubdomainRecord = z.strictObject({
   id: z.string(),
   teamId: z.string(),
   subdomain: z.string(),
@@ -56,7 +65,7 @@ export const SubdomainRecord = z.object({
 export type SubdomainRecord = z.infer<typeof SubdomainRecord>
 
 /** A custom domain of a team. */
-export const DomainRecord = z.object({
+export const DomainRecord = z.strictObject({
   id: z.string(),
   teamId: z.string(),
   hostname: z.string(),
@@ -69,12 +78,12 @@ export type DomainRecord = z.infer<typeof DomainRecord>
  * project to that subdomain or domain (`projectSubdomainId` / `projectDomainId`).
  */
 export const ProjectPlacement = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('subdomain'), subdomainId: z.string(), linkId: z.string(), path: z.string() }),
-  z.object({ type: z.literal('domain'), domainId: z.string(), linkId: z.string(), path: z.string() }),
+  z.strictObject({ type: z.literal('subdomain'), subdomainId: z.string(), linkId: z.string(), path: z.string() }),
+  z.strictObject({ type: z.literal('domain'), domainId: z.string(), linkId: z.string(), path: z.string() }),
 ])
 export type ProjectPlacement = z.infer<typeof ProjectPlacement>
 
-export const ProjectRecord = z.object({
+export const ProjectRecord = z.strictObject({
   id: z.string(),
   slug: z.string(),
   name: z.string(),
@@ -95,7 +104,7 @@ export const ProjectRecord = z.object({
 })
 export type ProjectRecord = z.infer<typeof ProjectRecord>
 
-export const VersionRecord = z.object({
+export const VersionRecord = z.strictObject({
   id: z.string(),
   projectId: z.string(),
   number: z.number().int().min(1),
@@ -104,14 +113,14 @@ export const VersionRecord = z.object({
 })
 export type VersionRecord = z.infer<typeof VersionRecord>
 
-export const EditingState = z.object({
+export const EditingState = z.strictObject({
   agentName: z.string().nullable(),
   editPrompt: z.string().nullable(),
   since: DateTime,
 })
 export type EditingState = z.infer<typeof EditingState>
 
-export const SlideRecord = z.object({
+export const SlideRecord = z.strictObject({
   id: z.string(),
   projectId: z.string(),
   /** Presentation order within the project (ascending, gaps allowed). */
@@ -125,10 +134,10 @@ export const SlideRecord = z.object({
 export type SlideRecord = z.infer<typeof SlideRecord>
 
 /** A slide of a template: its design (which content it takes) and its files. */
-export const TemplateSlide = z.object({ name: z.string(), design: z.enum(SLIDE_DESIGNS), files: SlideFiles })
+export const TemplateSlide = z.strictObject({ name: z.string(), design: z.enum(SLIDE_DESIGNS), files: SlideFiles })
 export type TemplateSlide = z.infer<typeof TemplateSlide>
 
-export const TemplateRecord = z.object({
+export const TemplateRecord = z.strictObject({
   id: z.string(),
   teamId: z.string(),
   name: z.string(),
@@ -140,7 +149,7 @@ export const TemplateRecord = z.object({
 })
 export type TemplateRecord = z.infer<typeof TemplateRecord>
 
-export const JobRecord = z.object({
+export const JobRecord = z.strictObject({
   id: z.string(),
   teamId: z.string(),
   userId: z.string(),
@@ -162,13 +171,13 @@ export const JobRecord = z.object({
 export type JobRecord = z.infer<typeof JobRecord>
 
 /** What a published URL serves: the project as it was when last published. */
-export const PublicationRecord = z.object({
+export const PublicationRecord = z.strictObject({
   id: z.string(),
   projectId: z.string(),
   versionId: z.string().nullable(),
   publishedAt: DateTime,
   name: z.string(),
   config: ProjectConfig,
-  slides: z.array(z.object({ id: z.string(), name: z.string(), files: SlideFiles })),
+  slides: z.array(z.strictObject({ id: z.string(), name: z.string(), files: SlideFiles })),
 })
 export type PublicationRecord = z.infer<typeof PublicationRecord>

@@ -118,7 +118,15 @@ export class World {
 
   constructor(readonly seed: number, sequence = 0) {
     this.sequence = { value: sequence }
-    this.ids = createIdFactory(seed, this.sequence)
+    const next = createIdFactory(seed, this.sequence)
+    // A hand-edited state document may carry a lowered sequence: never
+    // reissue an id that a record already has.
+    this.ids = (prefix, length) => {
+      for (;;) {
+        const id = next(prefix, length)
+        if (!TABLE_NAMES.some((name) => this.table(name).get(id) !== undefined)) return id
+      }
+    }
 
     this.apiKeys.onChange(({ prev, next }) => {
       if (prev) this.#apiKeyByValue.delete(prev.key)
