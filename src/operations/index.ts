@@ -2,6 +2,7 @@ import type { OperationHandlers } from './context.js'
 import { generationHandlers } from './generation.js'
 import { projectHandlers } from './projects.js'
 import { publishingHandlers } from './publishing.js'
+import { slideHandlers } from './slides.js'
 import { teamHandlers } from './teams.js'
 
 /** The handler of every operation of the API, by operation id. */
@@ -9,6 +10,7 @@ export const handlers: Partial<OperationHandlers> = {
   ...generationHandlers,
   ...projectHandlers,
   ...publishingHandlers,
+  ...slideHandlers,
   ...teamHandlers,
 }
 

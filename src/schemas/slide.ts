@@ -69,7 +69,11 @@ export const StartSlideEditingRequest = z.strictObject({
 })
 export type StartSlideEditingRequest = z.infer<typeof StartSlideEditingRequest>
 
-/** `GET /projects/{slug}/slides/guide` (emulator extension): token naming rules and file conventions. */
+/**
+ * `GET /projects/{slug}/slides/guide` (emulator extension): the token naming
+ * rules (patterns as regular-expression source text), the conventions and
+ * validation rules of the three slide files, and the project's current tokens.
+ */
 export const SlideGuideResponse = z.object({
   tokens: z.object({
     palette: z.object({ namePattern: z.string(), valuePattern: z.string(), example: z.object({ name: z.string(), value: z.string() }) }),
@@ -77,9 +81,11 @@ export const SlideGuideResponse = z.object({
     usage: z.string(),
   }),
   files: z.array(z.object({ name: z.string(), rules: z.array(z.string()) })),
+  /** How updates are validated and how a rejection reads. */
+  validation: z.string(),
   projectTokens: z.object({
     palette: z.array(z.object({ name: z.string(), value: z.string() })),
-    fonts: z.array(z.object({ name: z.string(), family: z.string() })),
+    fonts: z.array(z.object({ name: z.string(), family: z.string(), url: z.string().optional() })),
   }),
 })
 export type SlideGuideResponse = z.infer<typeof SlideGuideResponse>

@@ -1,0 +1,147 @@
+import { blankSlideFiles } from '../content/slides.js'
+import { fail } from '../core/errors.js'
+import { accessibleProject } from '../model/access.js'
+import { addVersion, appendSlides } from '../model/projects.js'
+import { assertValidSlideFiles } from '../model/slide-validation.js'
+import {
+  FONT_TOKEN_NAME,
+  HEX_COLOR,
+  PALETTE_TOKEN_NAME,
+  SLIDE_FILE_NAMES,
+  type SlideFiles,
+  type SlideGuideResponse,
+} from '../schemas/index.js'
+import type { ProjectRecord, SlideRecord } from '../store/records.js'
+import type { World } from '../store/world.js'
+import type { OperationHandlers } from './context.js'
+
+/**
+ * The slide `slideId` of `project`. A slide of another project is reported
+ * exactly like a missing one, so slide ids cannot be reached through a slug
+ * the key can access.
+ */
+function projectSlide(world: World, project: ProjectRecord, slideId: string): SlideRecord {
+  const slide = world.slides.get(slideId)
+  if (slide === undefined || slide.projectId !== project.id) {
+    throw fail.notFound('Slide', `no slide "${slideId}" in project "${project.slug}"`)
+  }
+  return slide
+}
+
+/** The rules `GET …/slides/guide` states; the same ones `updateSlide` and `createSlide` enforce. */
+const FILE_RULES: SlideGuideResponse['files'] = [
+  {
+    name: 'slide.tsx',
+    rules: [
+      'Must parse as TypeScript with JSX (TSX), as an ES module.',
+      'Must have a default export that is a value: the slide component (`export default function Slide() {…}` or `export { Slide as default }`).',
+      'Reads its content with `import content from "./slide.content.json"`.',
+      'Style with the theme’s CSS variables (`var(--primary)`, `var(--background)`, …) and the project’s tokens (`var(--brand-blue)`, `var(--font-heading)`).',
+    ],
+  },
+  {
+    name: 'slide.content.json',
+    rules: [
+      'Must be valid JSON whose top-level value is an object or an array.',
+      'The editor renders `{"title": string, "blocks": [...]}`; block types: heading {text}, text {text}, bullets {items}, quote {text, author}, stat {value, label}.',
+    ],
+  },
+  {
+    name: 'slide.controls.json',
+    rules: [
+      'Must be valid JSON whose top-level value is an object or an array.',
+      'Convention: `{"controls": [{"id", "type", "label", "default"}]}`, one control per prop of the component (types such as color, select with options).',
+    ],
+  },
+]
+
+const VALIDATION_RULE =
+  'PUT /projects/{slug}/slides/{slideId} and POST /projects/{slug}/slides check every file sent before saving any. A rejection is 400 VALIDATION_ERROR whose hint gives the first problem of each invalid file as `file:line:column: message` (1-based line and column), joined by "; "; nothing is saved.'
+
+export const slideHandlers: OperationHandlers<
+  'listSlides' | 'createSlide' | 'getSlideGuide' | 'updateSlide' | 'startSlideEditing' | 'stopSlideEditing'
+> = {
+  listSlides({ world, principal, params }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    return { slides: world.slidesOf(project.id).map((slide) => ({ id: slide.id, name: slide.name })) }
+  },
+
+  async createSlide({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const given = body.files ?? {}
+    assertValidSlideFiles(given)
+    const files: SlideFiles = blankSlideFiles()
+    for (const name of SLIDE_FILE_NAMES) {
+      const text = given[name]
+      if (text !== undefined) files[name] = text
+    }
+    const name = body.name ?? `Slide ${world.slidesOf(project.id).length + 1}`
+    const at = env.clock.iso()
+    const [slide] = await appendSlides(world, project.id, [{ name, files }], at)
+    const { version } = await addVersion(world, project.id, `Added slide "${name}"`, at)
+    return { slideId: slide!.id, versionId: version.id }
+  },
+
+  getSlideGuide({ world, principal, params }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const tokens = project.config.tokens
+    return {
+      tokens: {
+        palette: {
+          namePattern: PALETTE_TOKEN_NAME.source,
+          valuePattern: HEX_COLOR.source,
+          example: { name: '--brand-blue', value: '#1d4ed8' },
+        },
+        fonts: {
+          namePattern: FONT_TOKEN_NAME.source,
+          example: { name: '--font-heading', family: 'Inter' },
+        },
+        usage:
+          'Define tokens with PUT /projects/{slug}/config {"config": {"tokens": {"palette": [...], "fonts": [...]}}} (tokens is replaced as a whole), then use them in slide.tsx as CSS custom properties: var(--brand-blue), var(--font-heading). Color token names start with --, font token names with --font-.',
+      },
+      files: FILE_RULES.map((file) => ({ name: file.name, rules: [...file.rules] })),
+      validation: VALIDATION_RULE,
+      projectTokens: {
+        palette: (tokens?.palette ?? []).map(({ name, value }) => ({ name, value })),
+        fonts: (tokens?.fonts ?? []).map(({ name, family, url }) => (url === undefined ? { name, family } : { name, family, url })),
+      },
+    }
+  },
+
+  async updateSlide({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const slide = projectSlide(world, project, params.slideId!)
+    // Every file sent is checked before anything is written: all or nothing.
+    assertValidSlideFiles(body.files)
+    const at = env.clock.iso()
+    const updated = await world.slides.update(slide.id, (draft) => {
+      for (const name of SLIDE_FILE_NAMES) {
+        const text = body.files[name]
+        if (text !== undefined) draft.files[name] = text
+      }
+      draft.updatedAt = at
+    })
+    const { version } = await addVersion(world, project.id, `Updated slide "${slide.name}"`, at)
+    return { slideId: updated.id, versionId: version.id, files: { ...updated.files } }
+  },
+
+  async startSlideEditing({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const slide = projectSlide(world, project, params.slideId!)
+    await world.slides.update(slide.id, (draft) => {
+      draft.editing = { agentName: body.agentName ?? null, editPrompt: body.editPrompt ?? null, since: env.clock.iso() }
+    })
+    return { success: true }
+  },
+
+  async stopSlideEditing({ world, principal, params }) {
+    const project = accessibleProject(world, principal, params.slug!)
+    const slide = projectSlide(world, project, params.slideId!)
+    if (slide.editing !== null) {
+      await world.slides.update(slide.id, (draft) => {
+        draft.editing = null
+      })
+    }
+    return { success: true }
+  },
+}
