@@ -10,71 +10,21 @@
  * const server = setupServer(...emulator.handlers)
  * server.listen()
  */
-import type { HttpHandler } from 'msw'
-import { createFetch } from './adapters/fetch.js'
-import { createMswHandlers } from './adapters/msw.js'
-import type { ControlPlane } from './control/control-plane.js'
-import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
-import { Emulator, type EmulatorOptions } from './emulator.js'
-import type { HttpServerOptions, RunningServer } from './node/http-server.js'
-
-/** One independent emulated service and every way into it. */
-export interface PresentationEmulator {
-  /** msw request handlers for the emulator's `baseUrl` (for `setupServer` / `setupWorker`). */
-  readonly handlers: HttpHandler[]
-  /** msw request handlers for another base URL (same world). */
-  handlersFor(baseUrl: string): HttpHandler[]
-  /** A Fetch-API function answered by the emulator without a socket. */
-  readonly fetch: typeof fetch
-  /** The core: one request value in, one response value out. */
-  handle(request: EmulatorRequest): Promise<EmulatorResponse>
-  /** Serves the emulator over HTTP (Node only); `editorUrl` and friends then point at it. */
-  listen(options?: HttpServerOptions): Promise<RunningServer>
-  /** Every control-plane action as a typed function. */
-  readonly control: ControlPlane
-  /** Resolves once the seeded world is built. */
-  ready(): Promise<void>
-  /** Stops servers started by `listen` and the job timer. */
-  close(): Promise<void>
-  /** The emulator itself (world, clock, faults, journal), for advanced use. */
-  readonly emulator: Emulator
-}
+import { buildEmulator, type PresentationEmulator } from './presentation-emulator.js'
+import type { EmulatorOptions } from './emulator.js'
 
 /**
  * Creates one emulated Presentation Service with its own seeded world.
  * Two emulators in one process share nothing.
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  const emulator = new Emulator(options)
-  const handle = (request: EmulatorRequest) => emulator.handle(request)
-  const servers: RunningServer[] = []
-  let handlers: HttpHandler[] | undefined
-  return {
-    get handlers() {
-      handlers ??= createMswHandlers(handle, emulator.baseUrl)
-      return handlers
-    },
-    handlersFor: (baseUrl) => createMswHandlers(handle, new URL(baseUrl)),
-    fetch: createFetch(handle, () => emulator.baseUrl.pathname),
-    handle,
-    async listen(listenOptions = {}) {
-      await emulator.ready()
-      const { listenHttp } = await import('./node/http-server.js')
-      const server = await listenHttp(handle, listenOptions)
-      emulator.setListenOrigin(server.origin)
-      servers.push(server)
-      return server
-    },
-    control: emulator.control,
-    ready: () => emulator.ready(),
-    async close() {
-      emulator.close()
-      await Promise.all(servers.splice(0).map((server) => server.close()))
-    },
-    emulator,
-  }
+  return buildEmulator(options, async (handle, listenOptions) => {
+    const { listenHttp } = await import('./node/http-server.js')
+    return listenHttp(handle, listenOptions)
+  })
 }
 
+export type { PresentationEmulator } from './presentation-emulator.js'
 export { Emulator, DEFAULT_BASE_URL, type EmulatorOptions } from './emulator.js'
 export { ServiceError, ErrorCodes, Messages, defaultErrorCode, type ErrorCode } from './core/errors.js'
 export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
