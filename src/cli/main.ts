@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { Command, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
-import { Emulator, type EmulatorOptions } from '../emulator.js'
-import { FixturesError, parseFixtures } from '../fixtures/load.js'
-import { listenHttp, type RunningServer } from '../node/http-server.js'
-import { StateFile, StateFileError } from '../node/state-file.js'
+import type { Emulator, EmulatorOptions } from '../emulator.js'
+import type { RunningServer } from '../node/http-server.js'
+import type { StateFile } from '../node/state-file.js'
 import { VERSION } from '../version.js'
-import { parseInteger, parseNonEmpty, parseTimeScale, parseUrl } from './options.js'
+import { parseBoolean, parseInteger, parseNonEmpty, parseTimeScale, parseUrl } from './options.js'
 
 /** Exit codes: 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
 const EXIT_RUNTIME = 1
@@ -42,7 +41,9 @@ function withServeOptions(command: Command): Command {
     .addOption(new Option('--state <file>', 'load state from the file at start if it exists; save it on change and on exit').env(env('STATE')))
     .addOption(new Option('--public-url <url>', 'origin used in editorUrl / publishedUrl (default: the listen origin)').env(env('PUBLIC_URL')).argParser(parseUrl))
     .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator/*').env(env('ADMIN_TOKEN')).argParser(parseNonEmpty))
-    .addOption(new Option('--quiet', 'print only the listening line, no request log').env(env('QUIET')))
+    // Not `.env()`: commander would turn a boolean flag on whenever its env var exists, even as "false" or "0";
+    // the env var is read by `quietFromEnv` instead.
+    .addOption(new Option('--quiet', `print only the listening line, no request log (env: ${env('QUIET')}=true|false)`))
     .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
 }
 
@@ -77,12 +78,94 @@ function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, st
   ].join('\n')
 }
 
-async function serve(flags: ServeFlags): Promise<number> {
-  const log = (line: string) => process.stdout.write(`${line}\n`)
-  const logError = (line: string) => process.stderr.write(`presentation-emulator: ${line}\n`)
+/** `PRESENTATION_EMULATOR_QUIET`: true/false, 1/0, yes/no, on/off. */
+function quietFromEnv(): boolean | undefined {
+  const value = process.env[env('QUIET')]
+  return value === undefined ? undefined : parseBoolean(value)
+}
 
+/** What the CLI does on SIGINT/SIGTERM. */
+interface StopSignals {
+  /** Resolves with the first signal. */
+  received: Promise<NodeJS.Signals>
+  /** Called on every later signal. */
+  onRepeat: ((signal: NodeJS.Signals) => void) | undefined
+  release(): void
+}
+
+/**
+ * SIGINT/SIGTERM from the very start: a signal that arrives while the
+ * emulator is still starting stops it before it listens.
+ *
+ * The handlers stay installed until the end (`process.on`, not `once`):
+ * write-file-atomic, while it writes the state file, registers signal-exit,
+ * which re-raises a signal itself when no other handler is left, killing the
+ * process mid-shutdown without its final save. A second signal cuts the
+ * requests still in flight (the state is still saved); a third exits at once.
+ */
+function catchStopSignals(): StopSignals {
+  let resolve: (signal: NodeJS.Signals) => void = () => {}
+  let count = 0
+  const signals: StopSignals = {
+    received: new Promise<NodeJS.Signals>((done) => {
+      resolve = done
+    }),
+    onRepeat: undefined,
+    release: () => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    },
+  }
+  function onSignal(signal: NodeJS.Signals) {
+    count += 1
+    if (count === 1) resolve(signal)
+    else if (count === 2) signals.onRepeat?.(signal)
+    else {
+      // A third time: the user wants out now. The state file on disk is whole (every save is atomic).
+      process.stderr.write(`presentation-emulator: received ${signal} a third time: exiting at once, without the final save\n`)
+      process.exit(signal === 'SIGINT' ? 130 : 143)
+    }
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return signals
+}
+
+async function serve(flags: ServeFlags): Promise<number> {
+  const signals = catchStopSignals()
+  try {
+    return await start(flags, signals)
+  } finally {
+    signals.release()
+  }
+}
+
+async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
+  let stopRequested = false
+  void signals.received.then(() => {
+    stopRequested = true
+  })
+  // A reader that goes away (`presentation-emulator | head`) must not bring the server down: drop the log instead.
+  let stdoutOpen = true
+  let stderrOpen = true
+  process.stdout.on('error', () => {
+    stdoutOpen = false
+  })
+  process.stderr.on('error', () => {
+    stderrOpen = false
+  })
+  const log = (line: string) => {
+    if (stdoutOpen) process.stdout.write(`${line}\n`)
+  }
+  const logError = (line: string) => {
+    if (stderrOpen) process.stderr.write(`presentation-emulator: ${line}\n`)
+  }
+
+  // The emulator is loaded here, not at the top, so `--help` and usage errors
+  // answer at once; and only after the fixtures file is read, so a bad file is reported at once too.
   let fixtures: EmulatorOptions['fixtures']
   if (flags.fixtures !== undefined) {
+    const { FixturesError, parseFixtures } = await import('../fixtures/load.js')
     try {
       fixtures = parseFixtures(JSON.parse(await readFile(flags.fixtures, 'utf8')), flags.fixtures)
     } catch (error) {
@@ -92,6 +175,13 @@ async function serve(flags: ServeFlags): Promise<number> {
     }
   }
 
+  // Stopped while starting: nothing was served yet, so there is nothing to finish.
+  if (stopRequested) return 0
+  const [{ Emulator }, { listenHttp }, { StateFile, StateFileError }] = await Promise.all([
+    import('../emulator.js'),
+    import('../node/http-server.js'),
+    import('../node/state-file.js'),
+  ])
   const json = flags.logFormat === 'json'
   const emulator = new Emulator({
     seed: flags.seed,
@@ -121,6 +211,21 @@ async function serve(flags: ServeFlags): Promise<number> {
       logError(error instanceof StateFileError ? error.message : String(error))
       return EXIT_RUNTIME
     }
+    if (!stateLoaded) {
+      // Written before listening, so an unwritable path is reported at once, not at the first change.
+      try {
+        await stateFile.save()
+      } catch (error) {
+        logError(`cannot write state file ${flags.state}: ${(error as Error).message}`)
+        return EXIT_RUNTIME
+      }
+    }
+    stateFile.watch()
+  }
+
+  if (stopRequested) {
+    await stateFile?.close().catch(() => undefined)
+    return 0
   }
 
   let server: RunningServer
@@ -128,45 +233,43 @@ async function serve(flags: ServeFlags): Promise<number> {
     server = await listenHttp((request) => emulator.handle(request), { port: flags.port, host: flags.host })
   } catch (error) {
     logError(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`)
+    await stateFile?.close().catch(() => undefined)
     return EXIT_RUNTIME
   }
   emulator.setListenOrigin(server.origin)
-  if (stateFile !== undefined) {
-    stateFile.watch()
-    if (!stateLoaded) await stateFile.save()
-  }
 
-  if (json) log(JSON.stringify({ type: 'listening', origin: server.origin, port: server.port, baseUrl: `${server.origin}/v1`, version: VERSION }))
-  else if (flags.quiet) log(`presentation-emulator listening on ${server.origin}`)
+  if (json) {
+    log(
+      JSON.stringify({
+        type: 'listening',
+        origin: server.origin,
+        port: server.port,
+        baseUrl: `${server.origin}/v1`,
+        controlPlaneUrl: `${server.origin}/_emulator`,
+        version: VERSION,
+      }),
+    )
+  } else if (flags.quiet) log(`presentation-emulator listening on ${server.origin}`)
   else log(banner(emulator, server, flags, stateLoaded))
 
-  return new Promise<number>((resolve) => {
-    let stopping = false
-    const stop = (signal: string) => {
-      if (stopping) return
-      stopping = true
-      if (!flags.quiet && !json) log(`received ${signal}: finishing in-flight requests`)
-      const force = setTimeout(() => {
-        server.server.closeAllConnections()
-      }, 10_000)
-      force.unref()
-      void (async () => {
-        await server.close()
-        emulator.close()
-        let code = 0
-        try {
-          await stateFile?.close()
-        } catch (error) {
-          logError(`cannot save state: ${(error as Error).message}`)
-          code = EXIT_RUNTIME
-        }
-        clearTimeout(force)
-        resolve(code)
-      })()
-    }
-    process.once('SIGINT', () => stop('SIGINT'))
-    process.once('SIGTERM', () => stop('SIGTERM'))
-  })
+  const signal = await signals.received
+  if (!flags.quiet && !json) log(`received ${signal}: finishing in-flight requests (${signal} again to cut them off)`)
+  signals.onRepeat = (again) => {
+    if (!flags.quiet && !json) log(`received ${again} again: closing every connection now`)
+    server.forceClose()
+  }
+  await server.close()
+  emulator.close()
+  let code = 0
+  try {
+    await stateFile?.close()
+  } catch (error) {
+    logError(`cannot save state: ${(error as Error).message}`)
+    code = EXIT_RUNTIME
+  }
+  // Requests that were cut off may still be waiting (e.g. on a fault's delay): do not wait for them.
+  if (server.forced) process.exit(code)
+  return code
 }
 
 /**
@@ -176,6 +279,10 @@ async function serve(flags: ServeFlags): Promise<number> {
  * cannot be loaded or the port taken, 2 for a bad command line.
  */
 export async function main(argv: string[]): Promise<void> {
+  // An empty PRESENTATION_EMULATOR_* variable counts as unset (as `FOO= cmd` or a blank line in an env file mean).
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith('PRESENTATION_EMULATOR_') && value?.trim() === '') delete process.env[name]
+  }
   const program = withServeOptions(
     new Command('presentation-emulator')
       .description('Run a local emulator of the Presentation Service API over HTTP.')
@@ -186,6 +293,16 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE)
     })
     .action(async (flags: ServeFlags) => {
+      if (flags.quiet === undefined) {
+        try {
+          flags.quiet = quietFromEnv()
+        } catch (error) {
+          program.error(`error: option '--quiet' value '${process.env[env('QUIET')]}' from env '${env('QUIET')}' is invalid. ${(error as Error).message}`, {
+            exitCode: EXIT_USAGE,
+            code: 'commander.invalidArgument',
+          })
+        }
+      }
       process.exitCode = await serve(flags)
     })
   await program.parseAsync(argv)

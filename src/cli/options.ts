@@ -33,3 +33,13 @@ export function parseNonEmpty(value: string): string {
   if (value.trim() === '') throw new InvalidArgumentError('must not be empty')
   return value
 }
+
+const TRUE = new Set(['1', 'true', 'yes', 'on'])
+const FALSE = new Set(['0', 'false', 'no', 'off'])
+
+export function parseBoolean(value: string): boolean {
+  const v = value.trim().toLowerCase()
+  if (TRUE.has(v)) return true
+  if (FALSE.has(v)) return false
+  throw new InvalidArgumentError('must be true or false (also 1/0, yes/no, on/off)')
+}

@@ -17,9 +17,21 @@ export interface RunningServer {
   origin: string
   port: number
   host: string
-  /** Stops accepting connections, lets in-flight requests finish, then resolves. */
-  close(): Promise<void>
+  /**
+   * Stops accepting connections, lets in-flight requests finish (answering
+   * them with `Connection: close`), then resolves. Connections still busy
+   * after `forceAfterMs` (default 10 s) are cut.
+   */
+  close(forceAfterMs?: number): Promise<void>
+  /** Cuts every connection now, answered or not. */
+  forceClose(): void
+  /** True once connections were cut with requests still running. */
+  readonly forced: boolean
 }
+
+/** How long `close()` waits for requests in flight before cutting them. */
+export const FORCE_CLOSE_AFTER_MS = 10_000
+
 
 function headerValues(request: IncomingMessage): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {}
@@ -92,6 +104,7 @@ export function listenHttp(
     })
   })
   server.keepAliveTimeout = 5_000
+  const shutdown = new GracefulShutdown(server)
 
   return new Promise((resolve, reject) => {
     server.once('error', reject)
@@ -104,12 +117,79 @@ export function listenHttp(
         origin: `http://${host}:${address.port}`,
         port: address.port,
         host: address.address,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done())
-            server.closeIdleConnections()
-          }),
+        close: (forceAfterMs = FORCE_CLOSE_AFTER_MS) => shutdown.close(forceAfterMs),
+        forceClose: () => shutdown.forceClose(),
+        get forced() {
+          return shutdown.forced
+        },
       })
     })
   })
+}
+
+/**
+ * Graceful shutdown of a node:http server.
+ *
+ * `server.close()` stops accepting connections and closes the idle ones, but
+ * a keep-alive connection whose request was in flight stays open after its
+ * answer until the client or `keepAliveTimeout` closes it, which would hold
+ * the process for seconds after SIGTERM. So the server tracks the responses in
+ * flight and, once stopping, answers them (and any request still arriving on
+ * an open connection) with `Connection: close`, and drops every connection
+ * as soon as it is idle.
+ */
+class GracefulShutdown {
+  readonly #inFlight = new Set<ServerResponse>()
+  #stopping = false
+  #forced = false
+
+  constructor(private readonly server: Server) {
+    server.on('request', (_request, response: ServerResponse) => {
+      this.#inFlight.add(response)
+      if (this.#stopping) this.#closeAfter(response)
+      response.once('close', () => {
+        this.#inFlight.delete(response)
+        // Once the answer is out the connection is idle: drop it rather than wait for keepAliveTimeout.
+        if (this.#stopping) setImmediate(() => server.closeIdleConnections())
+      })
+    })
+  }
+
+  #closeAfter(response: ServerResponse): void {
+    if (!response.headersSent) response.setHeader('connection', 'close')
+  }
+
+  /**
+   * True once connections were cut with requests still running: their
+   * handlers may still hold timers (a fault's `delayMs`), so the process
+   * must exit explicitly rather than wait for them.
+   */
+  get forced(): boolean {
+    return this.#forced
+  }
+
+  /** Cuts every connection, answered or not. */
+  forceClose(): void {
+    if (this.#inFlight.size > 0) this.#forced = true
+    this.server.closeAllConnections()
+  }
+
+  /**
+   * Stops accepting connections, lets the requests in flight finish, and
+   * resolves once every connection is closed. After `forceAfterMs` the
+   * remaining connections are cut.
+   */
+  close(forceAfterMs: number): Promise<void> {
+    this.#stopping = true
+    for (const response of this.#inFlight) this.#closeAfter(response)
+    const force = setTimeout(() => this.forceClose(), forceAfterMs)
+    force.unref()
+    return new Promise<void>((resolve) => {
+      this.server.close(() => {
+        clearTimeout(force)
+        resolve()
+      })
+      this.server.closeIdleConnections()
+    })
+  }
 }

@@ -1,7 +1,24 @@
-import { readFile } from 'node:fs/promises'
+import { open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { ServiceError } from '../core/errors.js'
 import type { Emulator } from '../emulator.js'
+
+/**
+ * Makes a rename in `dir` durable (a power cut after it keeps the new name).
+ * Best effort: some platforms and file systems cannot fsync a directory.
+ */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(dir, 'r')
+    await handle.sync()
+  } catch {
+    // EISDIR / EPERM / EINVAL on Windows and some file systems: nothing more can be done.
+  } finally {
+    await handle?.close().catch(() => undefined)
+  }
+}
 
 /** A state file that cannot be loaded; the message says why. */
 export class StateFileError extends Error {
@@ -14,8 +31,10 @@ export class StateFileError extends Error {
 /**
  * Persists an emulator's world to a JSON file: loaded once at start, saved
  * after changes (debounced) and on demand. Every save writes a temporary file
- * in the same folder, fsyncs it and renames it over the old one, so a crash
- * at any moment leaves either the previous or the new complete document.
+ * in the same folder, fsyncs it, renames it over the old one and fsyncs the
+ * folder, so a crash at any moment leaves either the previous or the new
+ * complete document. (A crash can leave that temporary file, named
+ * `<file>.<number>`, behind; it is never read, and the next start removes it.)
  */
 export class StateFile {
   #timer: ReturnType<typeof setTimeout> | undefined
@@ -39,7 +58,10 @@ export class StateFile {
     try {
       text = await readFile(this.path, 'utf8')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        await this.#removeStaleTemporaries()
+        return false
+      }
       throw new StateFileError(`cannot read state file ${this.path}: ${(error as Error).message}`)
     }
     let doc: unknown
@@ -54,7 +76,24 @@ export class StateFile {
       const reason = error instanceof ServiceError ? (error.hint ?? error.error) : (error as Error).message
       throw new StateFileError(`state file ${this.path} cannot be loaded: ${reason}`)
     }
+    await this.#removeStaleTemporaries()
     return true
+  }
+
+  /**
+   * Deletes `<file>.<number>` temporaries a killed process left beside the
+   * state file (only once the file itself loaded: a failed start touches
+   * nothing). Best effort.
+   */
+  async #removeStaleTemporaries(): Promise<void> {
+    const dir = dirname(this.path)
+    const pattern = new RegExp(`^${basename(this.path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+$`)
+    try {
+      const stale = (await readdir(dir)).filter((name) => pattern.test(name))
+      await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })))
+    } catch {
+      // A folder we cannot list: leave it be.
+    }
   }
 
   /** Starts saving after every change, at most once per debounce interval. */
@@ -76,8 +115,15 @@ export class StateFile {
   async #save(): Promise<void> {
     if (!this.#dirty) return
     this.#dirty = false
-    const doc = await this.emulator.control.getState()
-    await writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { fsync: true })
+    try {
+      const doc = await this.emulator.control.getState()
+      await writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { fsync: true })
+    } catch (error) {
+      // Not saved: the next save (a later change, or close) must write it.
+      this.#dirty = true
+      throw error
+    }
+    await syncDirectory(dirname(this.path))
   }
 
   /** Writes the current state now (and waits for a save in progress). */
@@ -87,8 +133,10 @@ export class StateFile {
       this.#timer = undefined
     }
     this.#dirty = true
-    this.#saving = this.#saving.then(() => this.#save())
-    await this.#saving
+    const run = this.#saving.then(() => this.#save())
+    // The chain itself never stays rejected, so a failed save does not stop every later one.
+    this.#saving = run.catch(() => undefined)
+    await run
   }
 
   /** Stops watching; pending changes are saved first. */

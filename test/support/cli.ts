@@ -1,0 +1,318 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, rm, rmdir, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test as base } from 'vitest'
+
+/** Helpers for tests that run the real command line (`bin/presentation-emulator.js`) as a child process. */
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+export const BIN = join(ROOT, 'bin', 'presentation-emulator.js')
+const MARKER = join(ROOT, 'dist', 'src', 'cli', 'main.js')
+const LOCK = join(ROOT, 'node_modules', '.cache', 'presentation-emulator-build.lock')
+
+async function newestMtime(path: string): Promise<number> {
+  const info = await stat(path)
+  if (!info.isDirectory()) return info.mtimeMs
+  let newest = 0
+  for (const entry of await readdir(path)) {
+    if (entry.endsWith('.test.ts')) continue
+    newest = Math.max(newest, await newestMtime(join(path, entry)))
+  }
+  return newest
+}
+
+async function distIsFresh(): Promise<boolean> {
+  let built: number
+  try {
+    built = (await stat(MARKER)).mtimeMs
+  } catch {
+    return false
+  }
+  const sources = Math.max(await newestMtime(join(ROOT, 'src')), await newestMtime(join(ROOT, 'fixtures')))
+  return built >= sources
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Compiles src to dist (what `bin/` runs) unless dist is newer than every
+ * source file. Test files run in parallel workers, so a lock directory makes
+ * one of them build while the others wait. tsc emits even when it reports
+ * type errors (those are `npm run typecheck`'s business); a build that
+ * emitted nothing fails.
+ */
+export async function ensureBuilt(): Promise<void> {
+  if (await distIsFresh()) return
+  await mkdir(join(ROOT, 'node_modules', '.cache'), { recursive: true })
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    try {
+      await mkdir(LOCK)
+      break
+    } catch {
+      // Another worker builds: wait for it, then check again (a lock older than 2 minutes is stale).
+      const age = await stat(LOCK).then((s) => Date.now() - s.mtimeMs, () => 0)
+      if (age > 120_000) await rmdir(LOCK).catch(() => undefined)
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the build lock ${LOCK}`)
+      await sleep(200)
+    }
+  }
+  try {
+    if (await distIsFresh()) return
+    const started = Date.now()
+    const output = await new Promise<string>((resolve) => {
+      execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (_error, stdout, stderr) =>
+        resolve(`${stdout}${stderr}`),
+      )
+    })
+    const built = await stat(MARKER).then((s) => s.mtimeMs, () => 0)
+    if (built < started - 1000) throw new Error(`the build did not emit ${MARKER}:\n${output}`)
+    if (output.trim() !== '') console.warn(`tsc reported (dist was emitted anyway):\n${output}`)
+  } finally {
+    await rmdir(LOCK).catch(() => undefined)
+  }
+}
+
+/** The environment of a child: ours without any PRESENTATION_EMULATOR_* variable, plus `env`. */
+function childEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('PRESENTATION_EMULATOR_')) out[name] = value
+  }
+  return { ...out, ...env }
+}
+
+export interface Exit {
+  code: number | null
+  signal: NodeJS.Signals | null
+}
+
+/** A running CLI process and everything it printed so far. */
+export class CliProcess {
+  readonly child: ChildProcess
+  readonly exited: Promise<Exit>
+  #stdout = ''
+  #stderr = ''
+  #exit: Exit | undefined
+  readonly #waiters = new Set<() => void>()
+
+  constructor(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}) {
+    this.child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: childEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#stdout += chunk
+      this.#notify()
+    })
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#stderr += chunk
+      this.#notify()
+    })
+    this.exited = new Promise<Exit>((resolve) => {
+      // 'close' (not 'exit'): fires once the output pipes are drained too.
+      this.child.once('close', (code, signal) => {
+        this.#exit = { code, signal }
+        this.#notify()
+        resolve(this.#exit)
+      })
+      this.child.once('error', (error) => {
+        this.#stderr += String(error)
+        this.#exit = { code: null, signal: null }
+        this.#notify()
+        resolve(this.#exit)
+      })
+    })
+    running.add(this)
+    void this.exited.then(() => running.delete(this))
+  }
+
+  get stdout(): string {
+    return this.#stdout
+  }
+
+  get stderr(): string {
+    return this.#stderr
+  }
+
+  get hasExited(): boolean {
+    return this.#exit !== undefined
+  }
+
+  #notify(): void {
+    for (const waiter of [...this.#waiters]) waiter()
+  }
+
+  /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first or on timeout. */
+  waitForStdout(pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(this.#stdout)
+        if (match !== null) return done(() => resolve(match))
+        if (this.#exit !== undefined) {
+          return done(() => reject(new Error(`the CLI exited (${JSON.stringify(this.#exit)}) before printing ${pattern}\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`)))
+        }
+      }
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no ${pattern} on stdout within ${timeoutMs} ms\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`))),
+        timeoutMs,
+      )
+      const done = (finish: () => void) => {
+        clearTimeout(timer)
+        this.#waiters.delete(check)
+        finish()
+      }
+      this.#waiters.add(check)
+      check()
+    })
+  }
+
+  /** Sends a signal (no-op once exited). */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (!this.hasExited) this.child.kill(signal)
+  }
+
+  /** Waits for the exit, SIGKILLing the process after `timeoutMs`. */
+  async waitForExit(timeoutMs = 15_000): Promise<Exit> {
+    const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs)
+    try {
+      return await this.exited
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** Sends `signal` and waits for the exit. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<Exit> {
+    this.kill(signal)
+    return this.waitForExit(timeoutMs)
+  }
+}
+
+/** Every CLI process started and not yet exited. */
+const running = new Set<CliProcess>()
+
+/** SIGKILLs every CLI process of this test file still running and waits for them (a safety net for `afterAll`). */
+export async function killAll(): Promise<void> {
+  const all = [...running]
+  for (const cli of all) cli.kill('SIGKILL')
+  await Promise.all(all.map((cli) => cli.exited))
+}
+
+export interface Outcome extends Exit {
+  stdout: string
+  stderr: string
+}
+
+export interface StartOptions {
+  env?: Record<string, string>
+  timeoutMs?: number
+}
+
+/**
+ * Starts CLI processes and stops them all at the end: one per test (see
+ * `test` below) or per suite, so concurrent tests never kill each other's.
+ */
+export class CliLauncher {
+  readonly #processes = new Set<CliProcess>()
+
+  #track<T extends CliProcess>(cli: T): T {
+    this.#processes.add(cli)
+    return cli
+  }
+
+  /** Spawns the CLI without waiting for anything. */
+  spawn(args: string[], options: StartOptions = {}): CliServer {
+    return this.#track(new CliServer(args, options))
+  }
+
+  /** Runs the CLI to its end (killing it after `timeoutMs`, default 15 s). */
+  async run(args: string[], options: StartOptions = {}): Promise<Outcome> {
+    const cli = this.spawn(args, options)
+    const exit = await cli.waitForExit(options.timeoutMs ?? 15_000)
+    return { ...exit, stdout: cli.stdout, stderr: cli.stderr }
+  }
+
+  /** Starts the CLI (with `--port 0` unless a port is given) and waits until it listens. */
+  async start(args: string[] = [], options: StartOptions = {}): Promise<CliServer> {
+    const withPort = args.includes('--port') || options.env?.PRESENTATION_EMULATOR_PORT !== undefined ? args : ['--port', '0', ...args]
+    return this.spawn(withPort, options).listening(options.timeoutMs)
+  }
+
+  /** SIGKILLs every process started here that is still running, and waits for them. */
+  async killAll(): Promise<void> {
+    const all = [...this.#processes]
+    this.#processes.clear()
+    for (const cli of all) cli.kill('SIGKILL')
+    await Promise.all(all.map((cli) => cli.exited))
+  }
+}
+
+/** `test` with a `cli` fixture: a launcher whose processes are killed when the test ends, pass or fail. */
+export const test = base.extend<{ cli: CliLauncher }>({
+  // eslint-disable-next-line no-empty-pattern
+  cli: async ({}, use) => {
+    const launcher = new CliLauncher()
+    try {
+      await use(launcher)
+    } finally {
+      await launcher.killAll()
+    }
+  },
+})
+export const it = test
+
+/** Matches the listening line of every output format (banner, --quiet, --log-format json). */
+const LISTENING = /listening on (http:\/\/\S+)|"type":"listening","origin":"(http:\/\/[^"]+)"/
+
+export interface Reply {
+  status: number
+  headers: Headers
+  text: string
+  /** The parsed JSON body, or undefined. */
+  body: any
+}
+
+/** A started CLI server: its origin and small request helpers. */
+export class CliServer extends CliProcess {
+  origin = ''
+  port = 0
+
+  /** Waits for the listening line and reads the origin from it. */
+  async listening(timeoutMs?: number): Promise<this> {
+    const match = await this.waitForStdout(LISTENING, timeoutMs)
+    this.origin = (match[1] ?? match[2])!
+    this.port = Number(new URL(this.origin).port)
+    return this
+  }
+
+  /** Sends a request; `key` (default `pres_test_alice`, null for none) becomes `Authorization: Bearer <key>`. */
+  async request(method: string, path: string, options: { key?: string | null; json?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...options.headers }
+    const key = options.key === undefined ? 'pres_test_alice' : options.key
+    if (key !== null) headers.authorization = `Bearer ${key}`
+    let body: string | undefined
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json)
+      headers['content-type'] = 'application/json'
+    }
+    const response = await fetch(`${this.origin}${path}`, { method, headers, body })
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed }
+  }
+}
+
+/** A fresh temporary directory, removed by the returned function. */
+export async function tempDir(prefix = 'presentation-emulator-'): Promise<{ path: string; remove: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix))
+  return { path, remove: () => rm(path, { recursive: true, force: true }) }
+}
