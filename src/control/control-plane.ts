@@ -74,7 +74,10 @@ export class ControlPlane {
 
   /** The whole world as one JSON document. */
   async getState(): Promise<StateDocument> {
-    return this.emulator.exclusive(() => JSON.parse(JSON.stringify(this.emulator.world.toState())) as StateDocument)
+    const { clock } = this.emulator
+    return this.emulator.exclusive(
+      () => JSON.parse(JSON.stringify(this.emulator.world.toState(clock.mode === 'manual' ? clock.iso() : undefined))) as StateDocument,
+    )
   }
 
   /** Replaces the world with a state document, after validating all of it; an invalid one changes nothing. */
@@ -84,7 +87,10 @@ export class ControlPlane {
     const problems = integrityProblems(result.data)
     if (problems.length > 0) throw fail.validation(`not a consistent state document: ${listProblems(problems)}`)
     const world = await World.fromState(result.data)
+    const savedNow = result.data.clock?.now
     return this.emulator.exclusive(() => {
+      // A manual clock resumes where the document left it, so new records never predate saved ones.
+      if (savedNow !== undefined) this.emulator.clock.set(Date.parse(savedNow))
       this.emulator.install(world)
       return summary(world)
     })

@@ -40,6 +40,11 @@ export class Clock {
     return new Date(this.now()).toISOString()
   }
 
+  /** Sets a manual clock to `now` (a state import); a real clock is left alone. */
+  set(now: number): void {
+    if (this.mode === 'manual') this.#manualNow = now
+  }
+
   /** Moves the clock forward by `ms` (≥ 0). */
   advance(ms: number): number {
     if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError('advance: ms must be a finite number ≥ 0')

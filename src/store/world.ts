@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DateTime } from '../schemas/index.js'
 import { createIdFactory, type IdFactory, type Sequence } from './ids.js'
 import { RecencyIndex, type RecencyKey } from './recency-index.js'
 import {
@@ -25,6 +26,8 @@ export const StateDocument = z.strictObject({
   format: z.literal(STATE_FORMAT),
   seed: z.number().int(),
   sequence: z.number().int().min(0),
+  /** A manual clock's time when the document was taken (absent for a real clock). */
+  clock: z.strictObject({ now: DateTime }).optional(),
   users: z.array(UserRecord),
   teams: z.array(TeamRecord),
   memberships: z.array(MembershipRecord),
@@ -279,13 +282,14 @@ export class World {
     return (this.#templatesByTeam.get(teamId) ?? EMPTY_INDEX).after(cursor)
   }
 
-  /** The whole world as a state document. */
-  toState(): StateDocument {
+  /** The whole world as a state document (with a manual clock's time, when given). */
+  toState(clockNow?: string): StateDocument {
     const doc: Record<string, unknown> = {
       format: STATE_FORMAT,
       seed: this.seed,
       sequence: this.sequence.value,
     }
+    if (clockNow !== undefined) doc.clock = { now: clockNow }
     for (const name of TABLE_NAMES) doc[name] = this.table(name).all()
     return doc as StateDocument
   }

@@ -45,7 +45,7 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
     expect(doc.format).toBe(STATE_FORMAT)
     expect(doc.format).toBe('presentation-emulator/state@1')
     expect(doc.seed).toBe(1)
-    expect(Object.keys(doc)).toEqual(['format', 'seed', 'sequence', ...TABLE_NAMES])
+    expect(Object.keys(doc)).toEqual(['format', 'seed', 'sequence', 'clock', ...TABLE_NAMES])
     expect(doc.users.map((u) => u.id)).toEqual(['usr_alice', 'usr_bob'])
     expect(doc.apiKeys.find((k) => k.id === 'key_revoked')?.revokedAt).not.toBeNull()
   })
@@ -197,6 +197,23 @@ describe('control plane in process: state', () => {
     const summary = await control.putState(doc)
     expect(summary.counts).toMatchObject({ users: 3, teams: 4 })
     expect(JSON.stringify(await control.getState())).toBe(JSON.stringify(doc))
+  })
+
+  it('carries a manual clock’s time, so an imported world resumes where it was taken', async () => {
+    const control = h.emulator.control
+    await control.advanceClock({ ms: 3_600_000 })
+    const doc = await control.getState()
+    expect(doc.clock).toEqual({ now: '2026-01-01T01:00:00.000Z' })
+    await control.reset()
+    expect(control.clock().now).toBe('2026-01-01T00:00:00.000Z')
+    await control.putState(doc)
+    expect(control.clock().now).toBe('2026-01-01T01:00:00.000Z')
+  })
+
+  it('leaves the time out of the document of a real clock', async () => {
+    const real = await startHarness('fetch', { clock: 'real' })
+    expect((await real.emulator.control.getState()).clock).toBeUndefined()
+    await real.close()
   })
 
   it('gives a copy: changing the exported document does not change the world', async () => {
