@@ -2,7 +2,7 @@ import { Clock, type ClockMode } from './core/clock.js'
 import { fail, ServiceError } from './core/errors.js'
 import { jsonResponse, MAX_BODY_BYTES, MAX_CONTROL_BODY_BYTES, textResponse, type EmulatorRequest, type EmulatorResponse } from './core/exchange.js'
 import { Faults } from './core/faults.js'
-import { DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './core/journal.js'
+import { DEFAULT_JOURNAL_SIZE, Journal, toJournalEntry, type JournalEntry, type JournalRecord } from './core/journal.js'
 import { Mutex } from './core/mutex.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { RouteTable } from './core/router.js'
@@ -201,6 +201,9 @@ export class Emulator {
   #world: World | undefined
   #ready: Promise<void>
   #listenOrigin: string | undefined
+  readonly #baseOrigin: string
+  /** Set once the world is built, so requests skip awaiting `#ready`. */
+  #loaded = false
 
   constructor(options: EmulatorOptions = {}) {
     this.#options = resolveOptions(options)
@@ -212,6 +215,7 @@ export class Emulator {
           : Date.parse(options.clockStart)
     if (Number.isNaN(start)) throw new TypeError(`clockStart is not a date: ${options.clockStart}`)
     this.clock = new Clock(this.#options.clock, start)
+    this.#baseOrigin = this.#options.baseUrl.origin
     this.journal = new Journal(this.#options.journalSize)
     this.rateLimiter = new RateLimiter(this.#options.rateLimit, this.clock)
     this.#env = {
@@ -258,7 +262,7 @@ export class Emulator {
 
   /** The origin of `editorUrl` / `publishedUrl`. */
   get publicUrl(): string {
-    return this.#options.publicUrl ?? this.#listenOrigin ?? this.#options.baseUrl.origin
+    return this.#options.publicUrl ?? this.#listenOrigin ?? this.#baseOrigin
   }
 
   /** The API base URL clients call (for msw handlers and `fetch`). */
@@ -300,6 +304,7 @@ export class Emulator {
 
   #install(world: World): void {
     this.#world = world
+    this.#loaded = true
     this.#pendingJobs.clear()
     for (const job of world.jobs.all()) {
       if (job.status === 'processing') this.#pendingJobs.set(job.id, Date.parse(job.dueAt))
@@ -371,10 +376,12 @@ export class Emulator {
   }
 
   async #dispatch(request: EmulatorRequest): Promise<EmulatorResponse> {
-    try {
-      await this.#ready
-    } catch (error) {
-      return fail.internal(`the emulator could not load its world: ${(error as Error).message}`).toResponse()
+    if (!this.#loaded) {
+      try {
+        await this.#ready
+      } catch (error) {
+        return fail.internal(`the emulator could not load its world: ${(error as Error).message}`).toResponse()
+      }
     }
     const { path } = request
     if (request.method === 'OPTIONS') return this.#preflight()
@@ -421,7 +428,7 @@ export class Emulator {
   async #handleApi(request: EmulatorRequest): Promise<EmulatorResponse> {
     const started = performance.now()
     const requestId = this.journal.nextId()
-    const time = this.clock.iso()
+    const time = this.clock.now()
     let principal: Principal | undefined
     let operationId: OperationId | undefined
     let headers: Record<string, string> = {}
@@ -479,7 +486,7 @@ export class Emulator {
       response = this.#errorResponse(error, headers)
     }
     response.headers['x-request-id'] = requestId
-    const entry: JournalEntry = {
+    const entry: JournalRecord = {
       id: requestId,
       time,
       method: request.method,
@@ -491,7 +498,7 @@ export class Emulator {
       userId: principal?.user.id ?? null,
     }
     this.journal.record(entry)
-    this.#options.onRequest?.(entry)
+    this.#options.onRequest?.(toJournalEntry(entry))
     return response
   }
 

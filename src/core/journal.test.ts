@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry } from './journal.js'
+import { DEFAULT_JOURNAL_SIZE, Journal, type JournalEntry, type JournalRecord } from './journal.js'
 
-function entry(n: number, operationId: string | null = 'listTeams'): JournalEntry {
+function entry(n: number, operationId: string | null = 'listTeams'): JournalRecord {
   return {
     id: `req_${n}`,
-    time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    time: Date.UTC(2026, 0, 1, 0, 0, n),
     method: 'GET',
     path: '/v1/teams',
     operationId,

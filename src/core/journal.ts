@@ -13,6 +13,14 @@ export interface JournalEntry {
   userId: string | null
 }
 
+/** An entry as the journal stores it: the time as epoch milliseconds (formatted only when listed). */
+export type JournalRecord = Omit<JournalEntry, 'time'> & { time: number }
+
+/** The entry of a record, with its time as ISO 8601. */
+export function toJournalEntry(record: JournalRecord): JournalEntry {
+  return { ...record, time: new Date(record.time).toISOString() }
+}
+
 export interface JournalQuery {
   operationId?: string
   limit?: number
@@ -26,7 +34,7 @@ export const DEFAULT_JOURNAL_SIZE = 10_000
  * so a long run never grows memory without bound.
  */
 export class Journal {
-  readonly #entries: Array<JournalEntry | undefined>
+  readonly #entries: Array<JournalRecord | undefined>
   #next = 0
   #count = 0
   #sequence = 0
@@ -46,7 +54,7 @@ export class Journal {
     return `req_${this.#sequence}`
   }
 
-  record(entry: JournalEntry): void {
+  record(entry: JournalRecord): void {
     this.#entries[this.#next] = entry
     this.#next = (this.#next + 1) % this.capacity
     this.#count = Math.min(this.#count + 1, this.capacity)
@@ -58,7 +66,7 @@ export class Journal {
     const limit = query.limit ?? this.#count
     for (let i = 1; i <= this.#count && out.length < limit; i++) {
       const entry = this.#entries[(this.#next - i + this.capacity) % this.capacity]!
-      if (query.operationId === undefined || entry.operationId === query.operationId) out.push(entry)
+      if (query.operationId === undefined || entry.operationId === query.operationId) out.push(toJournalEntry(entry))
     }
     return out
   }

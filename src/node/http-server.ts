@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { bodyLimitFor, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 
@@ -33,25 +33,14 @@ export interface RunningServer {
 export const FORCE_CLOSE_AFTER_MS = 10_000
 
 
-function headerValues(request: IncomingMessage): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {}
-  for (const [name, value] of Object.entries(request.headers)) {
-    headers[name] = Array.isArray(value) ? value.join(', ') : value
-  }
-  return headers
-}
-
 function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean): void {
-  const headers: Record<string, string> = { ...response.headers }
+  const headers = response.headers
   if (closeConnection) headers.connection = 'close'
-  if (response.body === null) {
-    res.writeHead(response.status, headers)
-    res.end()
-    return
-  }
-  headers['content-length'] = String(Buffer.byteLength(response.body))
+  // Encode once: the length and the bytes written come from the same buffer.
+  const body = response.body === null ? undefined : Buffer.from(response.body)
+  if (body !== undefined) headers['content-length'] = String(body.length)
   res.writeHead(response.status, headers)
-  res.end(response.body)
+  res.end(body)
 }
 
 /**
@@ -64,6 +53,12 @@ export function listenHttp(
   handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
   options: HttpServerOptions = {},
 ): Promise<RunningServer> {
+  // Graceful close without per-request listeners: once stopping, every answer
+  // (those in flight included, since they are sent after) carries
+  // `Connection: close`, so keep-alive connections end with their request.
+  let stopping = false
+  let inFlight = 0
+  let forced = false
   const server = createServer((req, res) => {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
@@ -88,23 +83,45 @@ export function listenHttp(
         method: (req.method ?? 'GET').toUpperCase(),
         path,
         query,
-        headers: headerValues(req),
+        // Node joins repeated headers (set-cookie aside, which the API never reads).
+        headers: req.headers as Record<string, string | undefined>,
         body: tooLarge || chunks.length === 0 ? null : Buffer.concat(chunks),
         bodyTooLarge: tooLarge,
       }
-      handle(request).then(
-        (response) => send(res, response, tooLarge),
-        (error: unknown) => {
-          // handle() never rejects; this is a last line of defence.
-          console.error('[presentation-emulator] unexpected error:', error)
-          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-          res.end('{"error":"Internal server error"}')
-        },
-      )
+      inFlight += 1
+      handle(request)
+        .then(
+          (response) => send(res, response, tooLarge || stopping),
+          (error: unknown) => {
+            // handle() never rejects; this is a last line of defence.
+            console.error('[presentation-emulator] unexpected error:', error)
+            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+            res.end('{"error":"Internal server error"}')
+          },
+        )
+        .finally(() => {
+          inFlight -= 1
+        })
     })
   })
   server.keepAliveTimeout = 5_000
-  const shutdown = new GracefulShutdown(server)
+
+  const forceClose = () => {
+    if (inFlight > 0) forced = true
+    server.closeAllConnections()
+  }
+  const close = (forceAfterMs = FORCE_CLOSE_AFTER_MS) => {
+    stopping = true
+    const force = setTimeout(forceClose, forceAfterMs)
+    force.unref()
+    return new Promise<void>((resolve) => {
+      server.close(() => {
+        clearTimeout(force)
+        resolve()
+      })
+      server.closeIdleConnections()
+    })
+  }
 
   return new Promise((resolve, reject) => {
     server.once('error', reject)
@@ -117,79 +134,12 @@ export function listenHttp(
         origin: `http://${host}:${address.port}`,
         port: address.port,
         host: address.address,
-        close: (forceAfterMs = FORCE_CLOSE_AFTER_MS) => shutdown.close(forceAfterMs),
-        forceClose: () => shutdown.forceClose(),
+        close,
+        forceClose,
         get forced() {
-          return shutdown.forced
+          return forced
         },
       })
     })
   })
-}
-
-/**
- * Graceful shutdown of a node:http server.
- *
- * `server.close()` stops accepting connections and closes the idle ones, but
- * a keep-alive connection whose request was in flight stays open after its
- * answer until the client or `keepAliveTimeout` closes it, which would hold
- * the process for seconds after SIGTERM. So the server tracks the responses in
- * flight and, once stopping, answers them (and any request still arriving on
- * an open connection) with `Connection: close`, and drops every connection
- * as soon as it is idle.
- */
-class GracefulShutdown {
-  readonly #inFlight = new Set<ServerResponse>()
-  #stopping = false
-  #forced = false
-
-  constructor(private readonly server: Server) {
-    server.on('request', (_request, response: ServerResponse) => {
-      this.#inFlight.add(response)
-      if (this.#stopping) this.#closeAfter(response)
-      response.once('close', () => {
-        this.#inFlight.delete(response)
-        // Once the answer is out the connection is idle: drop it rather than wait for keepAliveTimeout.
-        if (this.#stopping) setImmediate(() => server.closeIdleConnections())
-      })
-    })
-  }
-
-  #closeAfter(response: ServerResponse): void {
-    if (!response.headersSent) response.setHeader('connection', 'close')
-  }
-
-  /**
-   * True once connections were cut with requests still running: their
-   * handlers may still hold timers (a fault's `delayMs`), so the process
-   * must exit explicitly rather than wait for them.
-   */
-  get forced(): boolean {
-    return this.#forced
-  }
-
-  /** Cuts every connection, answered or not. */
-  forceClose(): void {
-    if (this.#inFlight.size > 0) this.#forced = true
-    this.server.closeAllConnections()
-  }
-
-  /**
-   * Stops accepting connections, lets the requests in flight finish, and
-   * resolves once every connection is closed. After `forceAfterMs` the
-   * remaining connections are cut.
-   */
-  close(forceAfterMs: number): Promise<void> {
-    this.#stopping = true
-    for (const response of this.#inFlight) this.#closeAfter(response)
-    const force = setTimeout(() => this.forceClose(), forceAfterMs)
-    force.unref()
-    return new Promise<void>((resolve) => {
-      this.server.close(() => {
-        clearTimeout(force)
-        resolve()
-      })
-      this.server.closeIdleConnections()
-    })
-  }
 }
