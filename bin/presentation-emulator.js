@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli/main.js'
+// The CLI, bundled into one file by `npm run build` (scripts/bundle-cli.mjs) for a fast start.
+import { main } from '../dist/cli.js'
 
 await main(process.argv)

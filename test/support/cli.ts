@@ -9,7 +9,7 @@ import { test as base } from 'vitest'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(ROOT, 'bin', 'presentation-emulator.js')
-const MARKER = join(ROOT, 'dist', 'src', 'cli', 'main.js')
+const MARKER = join(ROOT, 'dist', 'cli.js')
 const LOCK = join(ROOT, 'node_modules', '.cache', 'presentation-emulator-build.lock')
 
 async function newestMtime(path: string): Promise<number> {
@@ -37,10 +37,9 @@ async function distIsFresh(): Promise<boolean> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Compiles src to dist (what `bin/` runs) unless dist is newer than every
- * source file. Test files run in parallel workers, so a lock directory makes
- * one of them build while the others wait. tsc emits even when it reports
- * type errors (those are `npm run typecheck`'s business); a build that
+ * Bundles the CLI into dist/cli.js (what `bin/` runs) unless it is newer
+ * than every source file. Test files run in parallel workers, so a lock
+ * directory makes one of them build while the others wait; a build that
  * emitted nothing fails.
  */
 export async function ensureBuilt(): Promise<void> {
@@ -63,13 +62,13 @@ export async function ensureBuilt(): Promise<void> {
     if (await distIsFresh()) return
     const started = Date.now()
     const output = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (_error, stdout, stderr) =>
+      execFile(process.execPath, [join(ROOT, 'scripts', 'bundle-cli.mjs')], { cwd: ROOT }, (_error, stdout, stderr) =>
         resolve(`${stdout}${stderr}`),
       )
     })
     const built = await stat(MARKER).then((s) => s.mtimeMs, () => 0)
     if (built < started - 1000) throw new Error(`the build did not emit ${MARKER}:\n${output}`)
-    if (output.trim() !== '') console.warn(`tsc reported (dist was emitted anyway):\n${output}`)
+    if (output.trim() !== '') console.warn(`the CLI bundle reported:\n${output}`)
   } finally {
     await rmdir(LOCK).catch(() => undefined)
   }
