@@ -1,13 +1,8 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectError, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { describe, expect, it } from 'vitest'
+import { expectError, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
 
 describe.each(WAYS)('authentication and error handling (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   it.each([
     ['no Authorization header', { key: null }],

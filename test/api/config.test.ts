@@ -1,19 +1,16 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { REQUIRED_COLOR_KEYS, UpdateProjectConfigResponse } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 
 const colors = Object.fromEntries(REQUIRED_COLOR_KEYS.map((key) => [key, '#ffffff']))
 const theme = { fontFamily: 'Inter', radius: '0.5rem', colors: { default: colors } }
 
 describe.each(WAYS)('project config (%s)', (way) => {
-  let h: Harness
+  const h = harnessPerTest(way)
   let slug: string
   beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
     slug = (await h.api('POST', '/projects', { json: { name: 'Config test' } })).body.projectSlug
   })
-  afterAll(() => h?.close())
 
   const put = (config: unknown) => h.api('PUT', `/projects/${slug}/config`, { json: { config } })
   const get = async () => (await h.api('GET', `/projects/${slug}/config`)).body.config

@@ -1,18 +1,13 @@
 import { parse } from '@babel/parser'
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { GenerateProjectResponse, JobStatusResponse, ProjectDetail } from '../../src/schemas/index.js'
 import { createEmulator } from '../../src/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
 
 const ACME = 'pres_test_alice_acme'
 
 describe.each(WAYS)('generation jobs (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   const credits = (teamId: string) => h.emulator.emulator.world.teams.get(teamId)!.credits
   const generate = (json: unknown, key = ACME) => h.api('POST', '/projects/generate', { key, json })

@@ -1,5 +1,5 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectError, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { describe, expect, it } from 'vitest'
+import { expectError, harnessPerTest, WAYS, type Harness } from '../support/harness.js'
 
 async function walk(h: Harness, query: string, key: string, between?: (page: number) => Promise<void>) {
   const seen: Array<{ id: string; updatedAt: string }> = []
@@ -17,12 +17,7 @@ async function walk(h: Harness, query: string, key: string, between?: (page: num
 }
 
 describe.each(WAYS)('cursor pagination (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   it('walks every accessible project exactly once, in updatedAt-descending order', async () => {
     const { seen, pages } = await walk(h, 'limit=7', 'pres_test_alice_acme')

@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   CreateProjectResponse,
   DuplicateProjectResponse,
@@ -10,15 +10,10 @@ import {
   ProjectUrlConfig,
   RenameProjectResponse,
 } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 
 describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   it('creates an empty project under the key’s team and returns its ids and editor URL', async () => {
     const created = await h.api('POST', '/projects', { key: 'pres_test_alice_acme', json: { name: 'Board update' } })

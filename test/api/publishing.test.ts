@@ -1,16 +1,13 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { PublishProjectResponse, UnpublishProjectResponse } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 
 describe.each(WAYS)('publishing (%s)', (way) => {
-  let h: Harness
+  const h = harnessPerTest(way)
   let slug: string
   beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
     slug = (await h.api('POST', '/projects/welcome-deck/duplicate')).body.projectSlug
   })
-  afterAll(() => h?.close())
 
   /** Reads the project, the list filters and the published site, and checks they agree. */
   async function observe() {

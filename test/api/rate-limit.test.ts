@@ -1,14 +1,9 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RATE_WINDOW_MS } from '../../src/core/rate-limiter.js'
-import { expectError, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
 
 describe.each(WAYS)('rate limit (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { rateLimit: 50 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { rateLimit: 50 })
 
   it('counts every authenticated request of a user and answers the 51st of a window 429', async () => {
     const now = Date.parse((await h.emulator.control.clock()).now)

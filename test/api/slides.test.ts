@@ -1,4 +1,4 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { blankSlideFiles } from '../../src/content/slides.js'
 import {
   CreateSlideResponse,
@@ -13,7 +13,7 @@ import {
   UpdateSlideResponse,
   type SlideFiles,
 } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 
 const ALICE = 'pres_test_alice'
 const ACME = 'pres_test_alice_acme'
@@ -38,12 +38,7 @@ const TSX_SYNTAX_ERROR = `export default function Slide() {
 `
 
 describe.each(WAYS)('slides (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   const world = () => h.emulator.emulator.world
   /** The whole state of the world, to prove a request changed nothing. */

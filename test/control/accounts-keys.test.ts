@@ -1,17 +1,12 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CreateAccountResponse, CreateKeyResponse, CreateTeamResponse } from '../../src/control/schemas.js'
 import { DEFAULT_ACCOUNT_CREDITS } from '../../src/control/control-plane.js'
 import { ListProjectsResponse, ListTeamsResponse } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 import { createAccount, creditsOf, expectBadInput, expectUnknown, generate, rejection, stateText } from './support.js'
 
 describe.each(WAYS)('control plane: accounts, teams and keys (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { rateLimit: 5 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { rateLimit: 5 })
 
   describe('accounts', () => {
     it('creates an account with its own user, personal team and a working key', async () => {
@@ -205,12 +200,7 @@ describe.each(WAYS)('control plane: accounts, teams and keys (%s)', (way) => {
 })
 
 describe('control plane in process: accounts, teams and keys', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch')
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch')
 
   it('creates an account whose key works over the API', async () => {
     const account = await h.emulator.control.createAccount({ name: 'In process', credits: 1 })

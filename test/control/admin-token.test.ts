@@ -1,5 +1,5 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectError, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { describe, expect, it } from 'vitest'
+import { expectError, harnessPerTest, WAYS, type Harness } from '../support/harness.js'
 
 const TOKEN = 'admin-s3cret'
 
@@ -46,12 +46,7 @@ async function everyRoute(h: Harness): Promise<Call[]> {
 }
 
 describe.each(WAYS)('control plane: admin token (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { adminToken: TOKEN })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { adminToken: TOKEN })
 
   it('answers 401 with the error body on every control-plane route without the token, changing nothing', async () => {
     const calls = await everyRoute(h)

@@ -1,18 +1,13 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ClockResponse } from '../../src/control/schemas.js'
 import { JobStatusResponse } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 import { createAccount, creditsOf, expectBadInput, expectUnknown, generate, rejection } from './support.js'
 
 const EPOCH = '2026-01-01T00:00:00.000Z'
 
 describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { rateLimit: 2 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { rateLimit: 2 })
 
   describe('clock', () => {
     it('reads the clock: its time, mode and time scale', async () => {
@@ -156,12 +151,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
 })
 
 describe('control plane in process: clock and jobs', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch')
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch')
 
   it('reads and advances the clock, completing due jobs', async () => {
     const control = h.emulator.control

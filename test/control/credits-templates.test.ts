@@ -1,16 +1,11 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CreateTemplateResponse, SetCreditsResponse } from '../../src/control/schemas.js'
 import { ListTemplatesResponse } from '../../src/schemas/index.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 import { createAccount, creditsOf, expectBadInput, expectUnknown, generate, rejection, stateText } from './support.js'
 
 describe.each(WAYS)('control plane: credits, templates and collaborators (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   describe('credits', () => {
     it('lets a team without credits generate once credits are set', async () => {
@@ -133,12 +128,7 @@ describe.each(WAYS)('control plane: credits, templates and collaborators (%s)', 
 })
 
 describe('control plane in process: credits, templates and collaborators', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch')
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch')
 
   it('sets credits, adds a template and a collaborator, each visible over the API', async () => {
     const control = h.emulator.control

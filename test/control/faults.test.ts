@@ -1,16 +1,11 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ListFaultsResponse } from '../../src/control/schemas.js'
 import { defaultErrorCode } from '../../src/core/errors.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
 import { creditsOf, expectBadInput, expectUnknown, rejection, stateText } from './support.js'
 
 describe.each(WAYS)('control plane: faults (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   const addFault = async (json: Record<string, unknown>): Promise<string> => {
     const reply = await h.control('POST', '/faults', { json })
@@ -217,12 +212,7 @@ describe('control plane: a 429 fault with the rate limit off', () => {
 })
 
 describe.each(WAYS)('control plane: a 429 fault with a rate limit on (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { rateLimit: 10 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { rateLimit: 10 })
 
   it('carries the X-RateLimit-* headers and Retry-After', async () => {
     await h.control('POST', '/faults', { json: { operationId: 'listProjects', status: 429 } })
@@ -249,12 +239,7 @@ describe.each(WAYS)('control plane: a 429 fault with a rate limit on (%s)', (way
 })
 
 describe('control plane in process: faults', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch')
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch')
 
   it('adds, lists, fires, removes and clears faults', async () => {
     const control = h.emulator.control

@@ -1,16 +1,11 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { HealthResponse } from '../../src/control/schemas.js'
 import { VERSION } from '../../src/version.js'
-import { expectError, expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 import { createAccount, expectBadInput, generate, stateText } from './support.js'
 
 describe.each(WAYS)('control plane: health, reset and routing (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { rateLimit: 3 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { rateLimit: 3 })
 
   it('answers health with status ok and the package version', async () => {
     const reply = await h.control('GET', '/health')
@@ -85,12 +80,7 @@ describe.each(WAYS)('control plane: health, reset and routing (%s)', (way) => {
 })
 
 describe('control plane in process: health and reset', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch', { rateLimit: 2 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch', { rateLimit: 2 })
 
   it('answers health with status ok and the package version', () => {
     expect(h.emulator.control.health()).toEqual({ status: 'ok', version: VERSION })

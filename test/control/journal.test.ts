@@ -1,15 +1,10 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ListRequestsResponse } from '../../src/control/schemas.js'
-import { expectSchema, startHarness, WAYS, type Harness } from '../support/harness.js'
+import { expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
 import { expectBadInput, rejection } from './support.js'
 
 describe.each(WAYS)('control plane: request journal (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   const requests = async (query = '') => {
     const reply = await h.control('GET', `/requests${query}`)
@@ -104,12 +99,7 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
 })
 
 describe.each(WAYS)('control plane: a bounded request journal (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way, { journalSize: 5 })
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way, { journalSize: 5 })
 
   it('keeps only the last journalSize calls', async () => {
     const ids: string[] = []
@@ -121,12 +111,7 @@ describe.each(WAYS)('control plane: a bounded request journal (%s)', (way) => {
 })
 
 describe('control plane in process: request journal', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch')
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch')
 
   it('lists, filters, limits and clears', async () => {
     const control = h.emulator.control

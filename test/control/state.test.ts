@@ -1,19 +1,14 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'
 import { STATE_FORMAT, StateDocument, TABLE_NAMES } from '../../src/store/world.js'
-import { expectError, expectSchema, startHarness, TEST_DEFAULTS, WAYS, type Harness } from '../support/harness.js'
+import { expectError, expectSchema, harnessPerTest, startHarness, TEST_DEFAULTS, WAYS } from '../support/harness.js'
 import { createAccount, expectBadInput, generate, rejection, stateText } from './support.js'
 
 /** A deep copy of a state document to break on purpose. */
 const copy = (doc: StateDocument): any => JSON.parse(JSON.stringify(doc))
 
 describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness(way)
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest(way)
 
   /** Some of everything: accounts, teams, keys, projects, jobs in both outcomes, templates, collaborators, config, publication. */
   const busyWorld = async () => {
@@ -182,12 +177,7 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
 })
 
 describe('control plane in process: state', () => {
-  let h: Harness
-  beforeEach(async () => {
-    await h?.close()
-    h = await startHarness('fetch')
-  })
-  afterAll(() => h?.close())
+  const h = harnessPerTest('fetch')
 
   it('gets a document that puts back to the identical document', async () => {
     const control = h.emulator.control

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base } from 'vitest'
+import { parseBody, requestInit, type SendOptions } from './http.js'
 
 /** Helpers for tests that run the real command line (`bin/presentation-emulator.js`) as a child process. */
 
@@ -289,24 +290,10 @@ export class CliServer extends CliProcess {
   }
 
   /** Sends a request; `key` (default `pres_test_alice`, null for none) becomes `Authorization: Bearer <key>`. */
-  async request(method: string, path: string, options: { key?: string | null; json?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
-    const headers: Record<string, string> = { ...options.headers }
-    const key = options.key === undefined ? 'pres_test_alice' : options.key
-    if (key !== null) headers.authorization = `Bearer ${key}`
-    let body: string | undefined
-    if (options.json !== undefined) {
-      body = JSON.stringify(options.json)
-      headers['content-type'] = 'application/json'
-    }
-    const response = await fetch(`${this.origin}${path}`, { method, headers, body })
+  async request(method: string, path: string, options: SendOptions = {}): Promise<Reply> {
+    const response = await fetch(`${this.origin}${path}`, requestInit(method, options))
     const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed }
+    return { status: response.status, headers: response.headers, text, body: parseBody(text) }
   }
 }
 

@@ -1,8 +1,12 @@
 import { setupServer } from 'msw/node'
+import { afterAll, beforeEach } from 'vitest'
 import request from 'supertest'
 import type { z } from 'zod'
 import { createEmulator, type EmulatorOptions, type PresentationEmulator } from '../../src/index.js'
 import type { RunningServer } from '../../src/node/http-server.js'
+import { parseBody as parse, requestInit, type SendOptions } from './http.js'
+
+export type { SendOptions } from './http.js'
 
 /** The three ways into the emulator that every API test runs through. */
 export const WAYS = ['fetch', 'msw', 'http'] as const
@@ -19,16 +23,6 @@ export interface Reply {
   text: string
 }
 
-export interface SendOptions {
-  /** API key sent as `Authorization: Bearer <key>`; `null` sends no header. */
-  key?: string | null
-  /** A JSON value to send as the body. */
-  json?: unknown
-  /** A raw body string (sent as is). */
-  raw?: string
-  headers?: Record<string, string>
-}
-
 export interface Harness {
   way: Way
   emulator: PresentationEmulator
@@ -43,36 +37,12 @@ export interface Harness {
 
 let mswServer: ReturnType<typeof setupServer> | undefined
 
-function parse(text: string): any {
-  if (text === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 function headersOf(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
   headers.forEach((value, name) => {
     out[name] = value
   })
   return out
-}
-
-function requestInit(method: string, options: SendOptions): RequestInit {
-  const headers: Record<string, string> = { ...options.headers }
-  const key = options.key === undefined ? 'pres_test_alice' : options.key
-  if (key !== null) headers.authorization = `Bearer ${key}`
-  let body: string | undefined
-  if (options.json !== undefined) {
-    body = JSON.stringify(options.json)
-    headers['content-type'] ??= 'application/json'
-  } else if (options.raw !== undefined) {
-    body = options.raw
-    headers['content-type'] ??= 'application/json'
-  }
-  return { method, headers, body }
 }
 
 /**
@@ -144,6 +114,26 @@ export async function startHarness(way: Way, options: EmulatorOptions = {}): Pro
     control: (method, path, opts) => send(`${origin}/_emulator${path}`, method, { key: null, ...opts }),
     close: () => emulator.close(),
   }
+}
+
+/**
+ * A fresh emulator for every test of the enclosing `describe`, reached `way`,
+ * closed after the last one. The returned object always stands for the
+ * current test's harness.
+ */
+export function harnessPerTest(way: Way, options: EmulatorOptions = {}): Harness {
+  let current: Harness | undefined
+  beforeEach(async () => {
+    await current?.close()
+    current = await startHarness(way, options)
+  })
+  afterAll(() => current?.close())
+  return new Proxy({} as Harness, {
+    get(_, property) {
+      if (current === undefined) throw new Error('the harness exists only inside a test')
+      return Reflect.get(current, property)
+    },
+  })
 }
 
 /** Asserts `value` matches `schema` with a readable failure, and returns the parsed value. */
