@@ -43,11 +43,6 @@ export class Table<T extends { id: string }> {
     return this.#collection.all()
   }
 
-  /** Records matching `predicate`, in insertion order (a scan: not for hot paths). */
-  filter(predicate: (record: T) => boolean): T[] {
-    return this.#collection.findMany((q) => q.where(predicate as never))
-  }
-
   async insert(value: T): Promise<T> {
     if (this.#byId.has(value.id)) {
       throw new Error(`${this.name}: a record with id "${value.id}" already exists`)
