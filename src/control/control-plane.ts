@@ -2,13 +2,17 @@ import { fail } from '../core/errors.js'
 import type { JournalEntry } from '../core/journal.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import { createFaker, seedFrom } from '../content/random.js'
-import type { Emulator } from '../emulator.js'
+import type { Clock } from '../core/clock.js'
+import type { Faults } from '../core/faults.js'
+import type { Journal } from '../core/journal.js'
+import type { RateLimiter } from '../core/rate-limiter.js'
+import type { Urls } from '../model/urls.js'
 import { jobStatusView } from '../model/generation.js'
 import { createTemplate } from '../model/templates.js'
 import type { JobStatusResponse } from '../schemas/index.js'
 import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
-import type { TeamRecord } from '../store/records.js'
+import type { JobRecord, TeamRecord } from '../store/records.js'
 import { StateDocument, World } from '../store/world.js'
 import { VERSION } from '../version.js'
 import {
@@ -39,6 +43,23 @@ import {
 /** Credits of a team created by `createAccount` when none are given. */
 export const DEFAULT_ACCOUNT_CREDITS = 10
 
+/** What the control plane acts on: the emulator's parts, behind a narrow interface. */
+export interface ControlHost {
+  readonly world: World
+  readonly clock: Clock
+  readonly faults: Faults
+  readonly journal: Journal
+  readonly rateLimiter: RateLimiter
+  readonly urls: Urls
+  readonly timeScale: number
+  exclusive<T>(task: () => Promise<T> | T): Promise<T>
+  /** Replaces the world (inside `exclusive`). */
+  install(world: World): void
+  buildSeededWorld(): Promise<World>
+  settleDueJobs(): Promise<void>
+  finishJob(jobId: string, outcome: 'completed' | 'failed', error?: string): Promise<JobRecord>
+}
+
 /** A summary of a loaded state: how many records of each kind. */
 export interface StateSummary {
   format: string
@@ -52,7 +73,7 @@ export interface StateSummary {
  * unknown id a 404, and nothing changes.
  */
 export class ControlPlane {
-  constructor(private readonly emulator: Emulator) {}
+  constructor(private readonly emulator: ControlHost) {}
 
   health(): HealthResponse {
     return { status: 'ok', version: VERSION }

@@ -1,5 +1,19 @@
-import type { Emulator } from '../emulator.js'
+import type { Faults } from '../core/faults.js'
+import type { Journal } from '../core/journal.js'
+import type { ClockResponse } from '../control/schemas.js'
+import type { Urls } from '../model/urls.js'
+import type { World } from '../store/world.js'
 import { escapeHtml, htmlDocument } from './html.js'
+
+/** What the dashboard shows: read-only views of the emulator's parts. */
+export interface DashboardSource {
+  readonly world: World
+  readonly urls: Urls
+  readonly faults: Faults
+  readonly journal: Journal
+  readonly seed: number
+  readonly control: { clock(): ClockResponse }
+}
 
 function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '<p class="notice">None.</p>'
@@ -9,7 +23,7 @@ function table(headers: string[], rows: string[][]): string {
 }
 
 /** The live part of the dashboard: every table. */
-export function dashboardFragment(emulator: Emulator): string {
+export function dashboardFragment(emulator: DashboardSource): string {
   const world = emulator.world
   const e = escapeHtml
   const teams = world.teams.all().map((team) => [
@@ -65,7 +79,7 @@ export function dashboardFragment(emulator: Emulator): string {
 }
 
 /** The dashboard at `/_emulator`: teams, keys, credits, projects, jobs, faults and the journal, live. */
-export function dashboardPage(emulator: Emulator, fragmentUrl: string): string {
+export function dashboardPage(emulator: DashboardSource, fragmentUrl: string): string {
   const script = `(() => {
   const main = document.getElementById('dashboard');
   setInterval(async () => {

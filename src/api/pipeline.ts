@@ -1,0 +1,189 @@
+import type { Clock } from '../core/clock.js'
+import { fail, ServiceError } from '../core/errors.js'
+import { jsonResponse, MAX_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import type { Faults } from '../core/faults.js'
+import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
+import { toJournalEntry, type Journal, type JournalEntry, type JournalRecord } from '../core/journal.js'
+import type { RateLimiter } from '../core/rate-limiter.js'
+import { RouteTable } from '../core/router.js'
+import { describeIssues, parseInput, safeParse } from '../core/validation.js'
+import { API_KEY_PREFIX } from '../fixtures/schema.js'
+import type { Principal } from '../model/access.js'
+import { handlers as defaultHandlers, type Env, type OperationHandler } from '../operations/index.js'
+import { operations, type OperationId, type OperationSpec } from '../schemas/index.js'
+import type { World } from '../store/world.js'
+import type { TestHooks } from './test-hooks.js'
+
+/** What the `/v1` pipeline needs from the emulator that hosts it. */
+export interface ApiHost {
+  readonly world: World
+  readonly env: Env
+  readonly clock: Clock
+  readonly rateLimiter: RateLimiter
+  readonly faults: Faults
+  readonly journal: Journal
+  /** Runs `task` with exclusive access to the world. */
+  exclusive<T>(task: () => Promise<T> | T): Promise<T>
+  /** Finishes the jobs that are due (inside `exclusive`). */
+  settleDueJobs(): Promise<void>
+}
+
+export interface ApiPipelineOptions {
+  validateResponses: boolean
+  onRequest: ((entry: JournalEntry) => void) | undefined
+  onError: (error: unknown) => void
+  testHooks: TestHooks
+}
+
+/**
+ * The `/v1` API: every request goes through the same steps, in this order,
+ * and the first that fails answers (the README's "How a request is handled"):
+ *
+ * 1. authentication, 2. rate limit, 3. route, 4. body size,
+ * 5. fault injection, 6. validation, 7. the operation, under the world's lock.
+ *
+ * Every request, whatever its outcome, is journaled.
+ */
+export class ApiPipeline {
+  readonly #routes = new RouteTable<OperationId>()
+  readonly #handlers = new Map<OperationId, OperationHandler<OperationId>>()
+
+  constructor(
+    private readonly host: ApiHost,
+    private readonly options: ApiPipelineOptions,
+  ) {
+    const wrap = options.testHooks.wrapOperation
+    for (const [id, spec] of Object.entries(operations) as Array<[OperationId, OperationSpec]>) {
+      const handler = defaultHandlers[id] as OperationHandler<OperationId> | undefined
+      if (handler === undefined) continue
+      this.#routes.add(spec.method, `/v1${spec.path}`, id)
+      this.#handlers.set(id, wrap === undefined ? handler : wrap(id, handler))
+    }
+  }
+
+  async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
+    const { host, options } = this
+    const started = performance.now()
+    const requestId = host.journal.nextId()
+    const time = host.clock.now()
+    let principal: Principal | undefined
+    let operationId: OperationId | undefined
+    let headers: Record<string, string> = {}
+    let response: EmulatorResponse
+    try {
+      // 1. Authentication
+      principal = this.#authenticate(request.headers.authorization)
+
+      // 2. Rate limit
+      const bucket = options.testHooks.rateLimitBucket?.(principal) ?? principal.user.id
+      const decision = host.rateLimiter.hit(bucket)
+      headers = decision.headers
+      if (!decision.allowed) {
+        throw fail.rateLimited(
+          `at most ${host.rateLimiter.limit} requests per minute per user; retry after ${decision.headers['retry-after']} s`,
+          {},
+        )
+      }
+
+      // 3. Route
+      const match = this.#routes.match(request.method, request.path)
+      if (match.kind === 'none') throw fail.notFound('Route', `no operation at ${request.method} ${request.path}`)
+      if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
+      operationId = match.data
+      const spec: OperationSpec = operations[operationId]
+
+      // 4. Body size
+      if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
+        throw fail.payloadTooLarge(MAX_BODY_BYTES)
+      }
+
+      // 5. Fault injection
+      const fault = host.faults.take(operationId, { value: principal.key.key, id: principal.key.id })
+      if (fault !== undefined) {
+        if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
+        if (fault.error !== undefined) {
+          // An injected 429 looks like a real one: rate-limit headers with nothing remaining.
+          if (fault.error.status === 429) headers = { ...headers, ...host.rateLimiter.refusal() }
+          throw fault.error
+        }
+      }
+
+      // 6. Validation
+      const params = decodeParams(match.params)
+      const query = spec.query === undefined ? undefined : parseInput(spec.query, parseQuery(request.query))
+      const body = spec.body === undefined ? undefined : parseInput(spec.body, readJsonBody(request, spec.bodyRequired === true))
+
+      // 7. The operation, under the lock
+      const handler = this.#handlers.get(operationId)!
+      const authorization = request.headers.authorization
+      const result = await host.exclusive(async () => {
+        // Authenticate again inside the lock: a key revoked (or a world
+        // replaced) while this request waited is honoured at once.
+        const current = this.#authenticate(authorization)
+        principal = current
+        await host.settleDueJobs()
+        return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
+      })
+      if (options.validateResponses) {
+        const check = safeParse(spec.response, result)
+        if (!check.success) {
+          throw fail.internal(`response of ${operationId} does not match its schema: ${describeIssues(check.error.issues)}`)
+        }
+      }
+      response = jsonResponse(200, result, headers)
+    } catch (error) {
+      response = this.#errorResponse(error, headers)
+    }
+    response.headers['x-request-id'] = requestId
+    const transform = options.testHooks.transformResponse
+    if (transform !== undefined) response = transform({ request, operationId, principal, world: host.world }, response)
+    const entry: JournalRecord = {
+      id: requestId,
+      time,
+      method: request.method,
+      path: request.path,
+      operationId: operationId ?? null,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      keyId: principal?.key.id ?? null,
+      userId: principal?.user.id ?? null,
+    }
+    host.journal.record(entry)
+    options.onRequest?.(toJournalEntry(entry))
+    return response
+  }
+
+  #authenticate(header: string | undefined): Principal {
+    const hook = this.options.testHooks.authenticate
+    if (hook !== undefined) return hook(header, (h) => this.#standardAuthenticate(h), this.host.world)
+    return this.#standardAuthenticate(header)
+  }
+
+  #standardAuthenticate(header: string | undefined): Principal {
+    const token = bearer(header)
+    if (token === undefined) {
+      throw fail.unauthorized(
+        header === undefined
+          ? 'send the header Authorization: Bearer <API key>'
+          : 'the Authorization header must be "Bearer <API key>"',
+      )
+    }
+    if (!token.startsWith(API_KEY_PREFIX)) {
+      throw fail.unauthorized(`API keys start with "${API_KEY_PREFIX}"`)
+    }
+    const world = this.host.world
+    const key = world.apiKeyByValue(token)
+    if (key === undefined) throw fail.unauthorized('the API key is not valid')
+    if (key.revokedAt !== null) throw fail.unauthorized('the API key has been revoked')
+    const user = world.users.get(key.userId)
+    const team = world.teams.get(key.teamId)
+    if (user === undefined || team === undefined) throw fail.unauthorized('the API key’s owner or team no longer exists')
+    return { key, user, team }
+  }
+
+  #errorResponse(error: unknown, headers: Record<string, string>): EmulatorResponse {
+    if (error instanceof ServiceError) return error.toResponse(headers)
+    this.options.onError(error)
+    return fail.internal('an unexpected error occurred; see the emulator log').toResponse(headers)
+  }
+}

@@ -1,0 +1,115 @@
+import type { ClockMode } from './core/clock.js'
+import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
+import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
+import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
+import type { TestHooks } from './api/test-hooks.js'
+
+/** Options of one emulator. Every option has a default; see the README's flags table. */
+export interface EmulatorOptions {
+  /** Fixtures and generated ids are a pure function of the seed. Default 1. */
+  seed?: number
+  /** A fixtures document replacing the built-in world. */
+  fixtures?: FixturesInput
+  /**
+   * The API base URL clients call, ending in the version segment
+   * (default `http://127.0.0.1:4010/v1`). msw handlers intercept it; the
+   * socket-free `fetch` maps its path onto the API.
+   */
+  baseUrl?: string
+  /** Origin used in `editorUrl` / `publishedUrl`; default: the listen origin, else the base URL's origin. */
+  publicUrl?: string
+  /** Simulated generation time = nominal × timeScale; 0 completes at once. Default 0.02. */
+  timeScale?: number
+  /** `real` (default) or `manual`: time moves only through the control plane. */
+  clock?: ClockMode
+  /** Where a manual clock starts (ISO date-time or epoch ms); default the fixtures' epoch. */
+  clockStart?: string | number
+  /** Requests per minute per user; 0 turns the limit off. Default 50. */
+  rateLimit?: number
+  /** When set, `/_emulator/*` requires `Authorization: Bearer <adminToken>`. */
+  adminToken?: string
+  /** Check every 200 response against its schema and answer 500 on a mismatch (for the emulator's own tests). */
+  validateResponses?: boolean
+  /** How many requests the journal keeps. Default 10,000. */
+  journalSize?: number
+  /** Called after every `/v1` request. */
+  onRequest?: (entry: JournalEntry) => void
+  /** Called with every unexpected error (answered as 500). Default: `console.error`. */
+  onError?: (error: unknown) => void
+  /**
+   * Test-only: replaces pieces of the `/v1` pipeline, so the conformance
+   * kit's own tests can build deliberately broken servers. Never set it in
+   * an application; nothing the package ships sets it.
+   */
+  testHooks?: TestHooks
+}
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1'
+
+/** The options with every default filled in and every value checked. */
+export interface ResolvedOptions {
+  seed: number
+  fixtures: FixturesDocument
+  baseUrl: URL
+  publicUrl: string | undefined
+  timeScale: number
+  clock: ClockMode
+  clockStart: number
+  rateLimit: number
+  adminToken: string | undefined
+  validateResponses: boolean
+  journalSize: number
+  onRequest: ((entry: JournalEntry) => void) | undefined
+  onError: (error: unknown) => void
+  testHooks: TestHooks
+}
+
+/** Fills in defaults and checks every option; a bad one throws a `TypeError` naming it. */
+export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+  const seed = options.seed ?? 1
+  if (!Number.isSafeInteger(seed)) throw new TypeError('seed must be an integer')
+  const timeScale = options.timeScale ?? 0.02
+  if (!(timeScale >= 0) || !Number.isFinite(timeScale)) throw new TypeError('timeScale must be a finite number ≥ 0')
+  const rateLimit = options.rateLimit ?? 50
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new TypeError('rateLimit must be an integer ≥ 0')
+  const clock = options.clock ?? 'real'
+  if (clock !== 'real' && clock !== 'manual') throw new TypeError('clock must be "real" or "manual"')
+  let baseUrl: URL
+  try {
+    baseUrl = new URL(options.baseUrl ?? DEFAULT_BASE_URL)
+  } catch {
+    throw new TypeError(`baseUrl is not an absolute URL: ${options.baseUrl}`)
+  }
+  let publicUrl: string | undefined
+  if (options.publicUrl !== undefined) {
+    try {
+      publicUrl = new URL(options.publicUrl).origin
+    } catch {
+      throw new TypeError(`publicUrl is not an absolute URL: ${options.publicUrl}`)
+    }
+  }
+  const fixtures = parseFixtures(options.fixtures ?? BUILT_IN_FIXTURES)
+  const clockStart =
+    options.clockStart === undefined
+      ? Date.parse(fixtures.epoch)
+      : typeof options.clockStart === 'number'
+        ? options.clockStart
+        : Date.parse(options.clockStart)
+  if (Number.isNaN(clockStart)) throw new TypeError(`clockStart is not a date: ${options.clockStart}`)
+  return {
+    seed,
+    fixtures,
+    baseUrl,
+    publicUrl,
+    timeScale,
+    clock,
+    clockStart,
+    rateLimit,
+    adminToken: options.adminToken,
+    validateResponses: options.validateResponses ?? false,
+    journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    onRequest: options.onRequest,
+    onError: options.onError ?? ((error) => console.error('[presentation-emulator] unexpected error:', error)),
+    testHooks: options.testHooks ?? {},
+  }
+}
