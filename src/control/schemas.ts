@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { OPERATION_IDS } from '../schemas/index.js'
+import { OPERATION_IDS, type OperationId } from '../schemas/index.js'
 
 /** Request and response schemas of the control plane (`/_emulator/*`). */
 
@@ -78,7 +78,8 @@ export type AdvanceClockResponse = z.infer<typeof AdvanceClockResponse>
 export const FailJobRequest = z.strictObject({ error: z.string().min(1).max(2000).optional() })
 export type FailJobRequest = z.infer<typeof FailJobRequest>
 
-const OperationOrAll = z.enum(['*', ...OPERATION_IDS] as [string, ...string[]])
+/** An operation id of the contract, or `*` for every operation: a typo is a type error in-process and a 400 over HTTP. */
+const OperationOrAll = z.enum(['*', ...OPERATION_IDS] as ['*', ...OperationId[]])
 
 export const AddFaultRequest = z.strictObject({
   operationId: OperationOrAll,
@@ -92,7 +93,7 @@ export const AddFaultRequest = z.strictObject({
   .refine((fault) => fault.status !== undefined || (fault.delayMs ?? 0) > 0, {
     error: 'give a status to answer, a delayMs to wait, or both',
   })
-export type AddFaultRequest = z.infer<typeof AddFaultRequest>
+export type AddFaultRequest = z.input<typeof AddFaultRequest>
 export const AddFaultResponse = z.object({ faultId: z.string() })
 export type AddFaultResponse = z.infer<typeof AddFaultResponse>
 

@@ -1,0 +1,126 @@
+/**
+ * A typed client of the emulator's control plane (`/_emulator/*`, contract
+ * §5) over HTTP: the same functions as `emulator.control` in-process, for a
+ * server started with `npx presentation-emulator` or `exec`.
+ */
+import type {
+  AddCollaboratorRequest,
+  AddCollaboratorResponse,
+  AddFaultRequest,
+  AddFaultResponse,
+  AdvanceClockResponse,
+  ClockResponse,
+  CreateAccountRequest,
+  CreateAccountResponse,
+  CreateKeyRequest,
+  CreateKeyResponse,
+  CreateTeamRequest,
+  CreateTeamResponse,
+  CreateTemplateRequest,
+  CreateTemplateResponse,
+  HealthResponse,
+  ListFaultsResponse,
+  ListRequestsResponse,
+  SetCreditsResponse,
+} from '../control/schemas.js'
+import type { JobStatusResponse } from '../schemas/job.js'
+import type { OperationId } from '../schemas/routes.js'
+import { parseErrorBody, rateLimitOf, ServiceApiError } from './errors.js'
+
+export interface ControlClientOptions {
+  /**
+   * The control plane's URL (`http://127.0.0.1:4010/_emulator`), or the
+   * emulator's origin (`/_emulator` is then added).
+   */
+  url: string
+  /** The admin token, when the emulator runs with `--admin-token`. */
+  adminToken?: string
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch
+}
+
+/** Every control-plane route as a typed function; a refusal throws `ServiceApiError`. */
+export interface ControlClient {
+  readonly url: string
+  health(): Promise<HealthResponse>
+  reset(): Promise<{ reset: true; now: string }>
+  getState(): Promise<unknown>
+  putState(document: unknown): Promise<{ format: string; counts: Record<string, number> }>
+  createAccount(input?: CreateAccountRequest): Promise<CreateAccountResponse>
+  createTeam(input: CreateTeamRequest): Promise<CreateTeamResponse>
+  createKey(input: CreateKeyRequest): Promise<CreateKeyResponse>
+  revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }>
+  setCredits(teamId: string, input: { credits: number }): Promise<SetCreditsResponse>
+  createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse>
+  addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse>
+  clock(): Promise<ClockResponse>
+  advanceClock(input: { ms: number }): Promise<AdvanceClockResponse>
+  completeJob(jobId: string): Promise<JobStatusResponse>
+  failJob(jobId: string, input?: { error?: string }): Promise<JobStatusResponse>
+  addFault(input: AddFaultRequest): Promise<AddFaultResponse>
+  listFaults(): Promise<ListFaultsResponse>
+  removeFault(faultId: string): Promise<{ removed: number }>
+  clearFaults(): Promise<{ removed: number }>
+  listRequests(query?: { operationId?: OperationId; limit?: number }): Promise<ListRequestsResponse>
+  clearRequests(): Promise<{ removed: number }>
+}
+
+/** Creates a control-plane client. */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  const trimmed = options.url.replace(/\/+$/, '')
+  const url = /\/_emulator$/.test(trimmed) ? trimmed : `${trimmed}/_emulator`
+  const doFetch = options.fetch ?? globalThis.fetch
+
+  async function send<T>(method: string, path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (options.adminToken !== undefined) headers.authorization = `Bearer ${options.adminToken}`
+    const init: RequestInit = { method, headers }
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json'
+      init.body = JSON.stringify(body)
+    }
+    const search = new URLSearchParams()
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) search.append(key, String(value))
+    const qs = search.toString()
+    const response = await doFetch(`${url}${path}${qs === '' ? '' : `?${qs}`}`, init)
+    const text = await response.text()
+    if (!response.ok) {
+      throw new ServiceApiError(
+        undefined,
+        response.status,
+        parseErrorBody(text),
+        response.headers.get('x-service-error-code') ?? undefined,
+        rateLimitOf(response.headers),
+        response.headers,
+        text,
+      )
+    }
+    return JSON.parse(text) as T
+  }
+  const id = encodeURIComponent
+
+  return {
+    url,
+    health: () => send('GET', '/health'),
+    reset: () => send('POST', '/reset'),
+    getState: () => send('GET', '/state'),
+    putState: (document) => send('PUT', '/state', document),
+    createAccount: (input = {}) => send('POST', '/accounts', input),
+    createTeam: (input) => send('POST', '/teams', input),
+    createKey: (input) => send('POST', '/keys', input),
+    revokeKey: (keyId) => send('DELETE', `/keys/${id(keyId)}`),
+    setCredits: (teamId, input) => send('PUT', `/teams/${id(teamId)}/credits`, input),
+    createTemplate: (input) => send('POST', '/templates', input),
+    addCollaborator: (slug, input) => send('POST', `/projects/${id(slug)}/collaborators`, input),
+    clock: () => send('GET', '/clock'),
+    advanceClock: (input) => send('POST', '/clock/advance', input),
+    completeJob: (jobId) => send('POST', `/jobs/${id(jobId)}/complete`),
+    failJob: (jobId, input = {}) => send('POST', `/jobs/${id(jobId)}/fail`, input),
+    addFault: (input) => send('POST', '/faults', input),
+    listFaults: () => send('GET', '/faults'),
+    removeFault: (faultId) => send('DELETE', `/faults/${id(faultId)}`),
+    clearFaults: () => send('DELETE', '/faults'),
+    listRequests: (query = {}) => send('GET', '/requests', undefined, query),
+    clearRequests: () => send('DELETE', '/requests'),
+  }
+}
