@@ -13,6 +13,7 @@ import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
+import { OPENAPI_PATH, serveOpenApi } from './openapi/serve.js'
 import { handlePage, isPagePath } from './pages/routes.js'
 import type { Change } from './store/table.js'
 import type { World } from './store/world.js'
@@ -202,6 +203,7 @@ export class Emulator {
     if (path === '/v1' || path.startsWith('/v1/')) return this.#api.handle(request)
     if (isControlPath(path)) return this.#controlDispatch.handle(request)
     if (isPagePath(path)) return handlePage(this, request)
+    if (path === OPENAPI_PATH) return serveOpenApi(request)
     return fail.notFound('Route', `nothing is served at ${path}; the API is under /v1`).toResponse()
   }
 }

@@ -17,8 +17,8 @@ export function emulatorPath(pathname: string, basePath: string): string {
   return pathname
 }
 
-/** Paths the emulator serves outside the API: control plane and pages. */
-export const OWN_PREFIXES = ['/_emulator', '/editor', '/sites'] as const
+/** Paths the emulator serves outside the API: control plane, pages and the OpenAPI document. */
+export const OWN_PREFIXES = ['/_emulator', '/editor', '/sites', '/openapi.json'] as const
 
 /** Converts a Fetch API `Request` into the core's request value. */
 export async function fromFetchRequest(request: Request, basePath: string): Promise<EmulatorRequest> {

@@ -17,8 +17,30 @@ export function objectFor<Shape extends z.core.$ZodLooseShape>(
   return strictness === 'request' ? z.strictObject(shape) : z.object(shape)
 }
 
-/** An ISO 8601 date-time with a `Z` or numeric offset, as every date of the API. */
-export const DateTime = z.iso.datetime({ offset: true })
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/
+
+/** Whether `text` is an RFC 3339 date-time (`2026-01-01T00:00:00Z`, any offset, optional fraction, leap second). */
+export function isRfc3339DateTime(text: string): boolean {
+  const match = RFC3339.exec(text)
+  if (match === null) return false
+  const [, year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.map(Number) as number[]
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate()
+  return (
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth &&
+    hour! <= 23 && minute! <= 59 && second! <= 60 &&
+    (Number.isNaN(offsetHour) || (offsetHour! <= 23 && offsetMinute! <= 59))
+  )
+}
+
+/**
+ * A date-time as every date of the API: RFC 3339 (`format: date-time`), with
+ * any offset (`Z`, `+02:00`, `-05:30`). The emulator itself always answers in
+ * UTC with milliseconds (`2026-01-01T00:00:00.000Z`).
+ */
+export const DateTime = z
+  .string()
+  .refine(isRfc3339DateTime, { error: 'must be an RFC 3339 date-time, such as 2026-01-01T00:00:00Z' })
+  .meta({ format: 'date-time' })
 
 /** An absolute URI (any scheme a `URL` parses). */
 export const Uri = z.url()

@@ -22,6 +22,11 @@ export interface RouteSpec {
   errors: readonly number[]
   /** True for operations the spec refers to but does not show (emulator extensions). */
   extension?: boolean
+  /**
+   * True when the spec says this operation's error statuses are "not shown":
+   * `errors` is then the emulator's choice, which a deployment need not share.
+   */
+  errorsNotShown?: boolean
 }
 
 export const routes = {
@@ -111,12 +116,14 @@ export const routes = {
     path: '/teams',
     summary: 'List the teams of the key’s owner',
     errors: [],
+    errorsNotShown: true,
   },
   listSlides: {
     method: 'GET',
     path: '/projects/{slug}/slides',
     summary: 'List the slides of a project in presentation order',
     errors: [404],
+    errorsNotShown: true,
   },
   createSlide: {
     method: 'POST',
@@ -124,6 +131,7 @@ export const routes = {
     summary: 'Append a slide to a project',
     errors: [400, 404],
     extension: true,
+    errorsNotShown: true,
   },
   getSlideGuide: {
     method: 'GET',
@@ -131,6 +139,7 @@ export const routes = {
     summary: 'Read the token naming rules and slide file conventions',
     errors: [404],
     extension: true,
+    errorsNotShown: true,
   },
   updateSlide: {
     method: 'PUT',
@@ -138,18 +147,21 @@ export const routes = {
     summary: 'Update some of a slide’s source files, validated before saving',
     bodyRequired: true,
     errors: [400, 404],
+    errorsNotShown: true,
   },
   startSlideEditing: {
     method: 'POST',
     path: '/projects/{slug}/slides/{slideId}/editing',
     summary: 'Show the editing indicator on a slide',
     errors: [400, 404],
+    errorsNotShown: true,
   },
   stopSlideEditing: {
     method: 'DELETE',
     path: '/projects/{slug}/slides/{slideId}/editing',
     summary: 'Clear the editing indicator of a slide',
     errors: [404],
+    errorsNotShown: true,
   },
 } as const satisfies Record<string, RouteSpec>
 

@@ -1,0 +1,176 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { openApiText } from '../../scripts/openapi/generate.js'
+import { readmeWithApiReference } from '../../scripts/openapi/reference.js'
+import { createClient, fillPath, type RawRequest } from '../../src/client/index.js'
+import { createEmulator, type PresentationEmulator } from '../../src/index.js'
+import { COMMON_ERROR_STATUSES, OPERATION_IDS, operations, type OperationId } from '../../src/schemas/index.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const committed = readFileSync(`${root}src/openapi/openapi.json`, 'utf8')
+const document = JSON.parse(committed) as Record<string, any>
+
+describe('the OpenAPI document', () => {
+  it('is current: the committed file is what npm run openapi generates from the schemas', () => {
+    expect(committed).toBe(openApiText())
+  })
+
+  it('keeps the README’s API reference current', () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8')
+    expect(readmeWithApiReference(readme)).toBe(readme)
+  })
+
+  it('is a valid OpenAPI 3.1 document for an outside validator', async () => {
+    const validator = new Validator()
+    const result = await validator.validate(structuredClone(document))
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+  })
+
+  it('has every /v1 operation with its id, parameters, body and every documented response', () => {
+    for (const id of OPERATION_IDS) {
+      const spec = operations[id]
+      const op = document.paths[spec.path]?.[spec.method.toLowerCase()]
+      expect(op, id).toBeDefined()
+      expect(op.operationId).toBe(id)
+      expect(Object.keys(op.responses).map(Number).sort()).toEqual([200, ...spec.errors, ...COMMON_ERROR_STATUSES].sort())
+      const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name)
+      expect(pathParams).toEqual([...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))
+      expect(op.requestBody !== undefined).toBe(spec.body !== undefined)
+      if (spec.extension) expect(op['x-emulator-extension']).toBe(true)
+    }
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(document.security).toEqual([{ bearerAuth: [] }])
+    expect(Object.keys(document.components.headers)).toEqual(
+      expect.arrayContaining(['X-Service-Error-Code', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+    )
+  })
+
+  it('describes the spec, not the emulator’s stricter choices, and marks those choices', () => {
+    const generate = document.paths['/projects/generate'].post.requestBody.content['application/json'].schema
+    expect(generate.additionalProperties).toBeUndefined()
+    expect(generate['x-emulator-additionalProperties']).toBe(false)
+    expect(generate.properties.model.enum).toBeUndefined()
+    expect(generate.properties.model['x-emulator-enum']).toEqual(['fast', 'quality'])
+    // Responses may carry fields the spec does not list.
+    expect(committed).not.toMatch(/"additionalProperties": false/)
+    expect(document.paths['/projects/{slug}/slides'].get.responses['404']['x-emulator-choice']).toBe(true)
+  })
+
+  it('is served at GET /openapi.json, byte for byte the committed document', async () => {
+    const emulator = createEmulator()
+    const response = await emulator.fetch('http://127.0.0.1:4010/openapi.json')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    expect(await response.json()).toEqual(document)
+    expect((await emulator.fetch('http://127.0.0.1:4010/openapi.json', { method: 'POST' })).status).toBe(405)
+  })
+})
+
+/**
+ * Live responses of every operation, for every status the document lists,
+ * checked against the document with ajv (JSON Schema 2020-12, the dialect
+ * of OpenAPI 3.1): the status is documented, the body matches its schema and
+ * the required headers are present.
+ */
+describe('live emulator responses against the document', () => {
+  let emulator: PresentationEmulator
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats.default(ajv)
+  ajv.addSchema(document, 'openapi.json')
+  const seen = new Set<string>()
+
+  const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+
+  async function check(id: OperationId, request: Omit<RawRequest, 'operationId'>, expected: number) {
+    const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'pres_test_alice_acme', fetch: emulator.fetch })
+    const { response } = await client.raw({ operationId: id, ...request })
+    const text = await response.text()
+    expect(response.status, `${id}: ${text}`).toBe(expected)
+    const spec = operations[id]
+    const op = document.paths[spec.path][spec.method.toLowerCase()]
+    const documented = op.responses[String(response.status)]
+    expect(documented, `${id} answered ${response.status}, which the document does not list`).toBeDefined()
+    const validate = ajv.getSchema(`openapi.json#/${pointer('paths', spec.path, spec.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema')}`)!
+    const valid = validate(JSON.parse(text))
+    expect(valid, `${id} ${response.status}: ${ajv.errorsText(validate.errors)}\n${text}`).toBe(true)
+    for (const [name, ref] of Object.entries(documented.headers ?? {}) as Array<[string, { $ref: string }]>) {
+      const header = document.components.headers[ref.$ref.split('/').pop()!]
+      if (header.required) expect(response.headers.get(name), `${id} ${response.status} lacks ${name}`).not.toBeNull()
+    }
+    seen.add(`${id} ${response.status}`)
+  }
+
+  let slug: string
+  let slideId: string
+  let jobId: string
+
+  beforeAll(async () => {
+    emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+    const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'pres_test_alice_acme', fetch: emulator.fetch })
+    slug = (await client.createProject({ name: 'OpenAPI' })).projectSlug
+    slideId = (await client.createSlide(slug, {})).slideId
+    jobId = (await client.generateProject({ prompt: 'A deck' })).jobId
+  })
+
+  it('answers every operation with a 200 the document describes', async () => {
+    const params = () => ({ slug, slideId, jobId })
+    const bodies: Partial<Record<OperationId, unknown>> = {
+      generateProject: { prompt: 'Quarterly results', templateId: 'tpl_acme_quarterly' },
+      renameProject: { name: 'Renamed' },
+      updateProjectConfig: { config: { layout: 'SLIDES', tokens: { palette: [{ name: '--x', value: '#fff' }] } } },
+      updateSlide: { files: { 'slide.content.json': '{"title":"t","blocks":[]}' } },
+      startSlideEditing: { agentName: 'Bot' },
+    }
+    for (const id of OPERATION_IDS) {
+      await check(id, { params: params(), body: bodies[id] }, 200)
+    }
+    await emulator.control.advanceClock({ ms: 600_000 })
+    await check('getJobStatus', { params: { jobId } }, 200)
+  })
+
+  it('answers every documented error status with a body and headers the document describes', async () => {
+    const missing = { slug: 'no-such-project', slideId: 'sld_missing', jobId: 'job_missing' }
+    const invalid: Partial<Record<OperationId, Omit<RawRequest, 'operationId'>>> = {
+      generateProject: { body: { prompt: '' } },
+      createProject: { body: { name: '' } },
+      listProjects: { query: { limit: 0 } },
+      listTemplates: { query: { limit: 101 } },
+      renameProject: { params: { slug }, body: { name: '' } },
+      updateProjectConfig: { params: { slug }, body: { config: { cardsSlidesPerView: 2.5 } } },
+      createSlide: { params: { slug }, body: { name: '' } },
+      updateSlide: { params: { slug, slideId }, body: { files: { 'slide.tsx': 'export const x = ' } } },
+      startSlideEditing: { params: { slug, slideId }, body: { agentName: 5 } },
+    }
+    for (const id of OPERATION_IDS) {
+      const spec = operations[id]
+      const ok = { slug, slideId, jobId }
+      const body = id === 'generateProject' ? { prompt: 'x' } : id === 'renameProject' ? { name: 'x' } : id === 'updateProjectConfig' ? { config: {} } : id === 'updateSlide' ? { files: { 'slide.content.json': '{}' } } : undefined
+      await check(id, { params: ok, body, apiKey: null }, 401)
+      emulator.control.addFault({ operationId: id, status: 429 })
+      await check(id, { params: ok, body }, 429)
+      emulator.control.addFault({ operationId: id, status: 500 })
+      await check(id, { params: ok, body }, 500)
+      for (const status of spec.errors) {
+        if (status === 400) await check(id, invalid[id]!, 400)
+        if (status === 404) {
+          const request = id === 'generateProject' ? { body: { prompt: 'x', templateId: 'tpl_missing' } } : { params: { ...ok, ...(spec.path.includes('{slideId}') ? { slideId: 'sld_missing' } : missing) }, body }
+          await check(id, request, 404)
+        }
+        if (status === 402) await check(id, { body: { prompt: 'x' }, apiKey: 'pres_test_bob' }, 402)
+        if (status === 502) await check(id, { body: { prompt: 'emulator:dispatch-error now' } }, 502)
+      }
+    }
+    // Every operation × every status the document lists was answered and checked.
+    for (const id of OPERATION_IDS) {
+      const spec = operations[id]
+      for (const status of [200, ...spec.errors, ...COMMON_ERROR_STATUSES]) expect(seen.has(`${id} ${status}`), `${id} ${status}`).toBe(true)
+    }
+    expect(fillPath('/x/{a}', { a: 'b c' })).toBe('/x/b%20c')
+  })
+})
