@@ -123,10 +123,10 @@ function operation(id: OperationId): ZodOpenApiOperationObject {
     }
   }
   if (spec.extension === true) {
-    ;(op as Record<string, unknown>)['x-emulator-extension'] = true
+    ;(op as unknown as Record<string, unknown>)['x-emulator-extension'] = true
   }
   if (doc.emulatorChoices !== undefined) {
-    ;(op as Record<string, unknown>)['x-emulator-choices'] = doc.emulatorChoices
+    ;(op as unknown as Record<string, unknown>)['x-emulator-choices'] = doc.emulatorChoices
   }
   return op
 }

@@ -4,7 +4,7 @@
  * operation with its query, body fields and their bounds, response fields
  * and errors, then an example request of every operation.
  */
-import { OPERATION_IDS, operations } from '../../src/schemas/index.js'
+import { OPERATION_IDS, operations, type OperationSpec } from '../../src/schemas/index.js'
 import { buildOpenApiDocument } from './generate.js'
 import { OPERATION_DOCS } from './operation-docs.js'
 
@@ -88,7 +88,7 @@ export function apiReference(): string {
   const rows = ['| operation | method and path | query | body | 200 response | errors |', '|---|---|---|---|---|---|']
   const examples: string[] = []
   for (const id of OPERATION_IDS) {
-    const spec = operations[id]
+    const spec: OperationSpec = operations[id]
     const op = document.paths[spec.path][spec.method.toLowerCase()] as Schema
     const query = ((op.parameters ?? []) as Schema[])
       .filter((p) => p.in === 'query')

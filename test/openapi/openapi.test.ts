@@ -8,7 +8,7 @@ import { openApiText } from '../../scripts/openapi/generate.js'
 import { readmeWithApiReference } from '../../scripts/openapi/reference.js'
 import { createClient, fillPath, type RawRequest } from '../../src/client/index.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
-import { COMMON_ERROR_STATUSES, OPERATION_IDS, operations, type OperationId } from '../../src/schemas/index.js'
+import { COMMON_ERROR_STATUSES, OPERATION_IDS, operations, type OperationId, type OperationSpec } from '../../src/schemas/index.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const committed = readFileSync(`${root}src/openapi/openapi.json`, 'utf8')
@@ -34,7 +34,7 @@ describe('the OpenAPI document', () => {
 
   it('has every /v1 operation with its id, parameters, body and every documented response', () => {
     for (const id of OPERATION_IDS) {
-      const spec = operations[id]
+      const spec: OperationSpec = operations[id]
       const op = document.paths[spec.path]?.[spec.method.toLowerCase()]
       expect(op, id).toBeDefined()
       expect(op.operationId).toBe(id)
