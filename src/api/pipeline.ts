@@ -75,8 +75,11 @@ export class ApiPipeline {
       principal = this.#authenticate(request.headers.authorization)
 
       // 2. Rate limit
-      const bucket = options.testHooks.rateLimitBucket?.(principal) ?? principal.user.id
-      const decision = host.rateLimiter.hit(bucket)
+      const rateHook = options.testHooks.rateLimit
+      const decision =
+        rateHook === undefined
+          ? host.rateLimiter.hit(principal.user.id)
+          : rateHook(principal, (bucket) => host.rateLimiter.hit(bucket), host.env)
       headers = decision.headers
       if (!decision.allowed) {
         throw fail.rateLimited(
@@ -91,6 +94,10 @@ export class ApiPipeline {
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
       operationId = match.data
       const spec: OperationSpec = operations[operationId]
+      const transformRequest = options.testHooks.transformRequest
+      if (transformRequest !== undefined) {
+        request = transformRequest({ request, operationId, principal, world: host.world, env: host.env })
+      }
 
       // 4. Body size
       if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
@@ -136,7 +143,7 @@ export class ApiPipeline {
     }
     response.headers['x-request-id'] = requestId
     const transform = options.testHooks.transformResponse
-    if (transform !== undefined) response = transform({ request, operationId, principal, world: host.world }, response)
+    if (transform !== undefined) response = transform({ request, operationId, principal, world: host.world, env: host.env }, response)
     const entry: JournalRecord = {
       id: requestId,
       time,

@@ -36,3 +36,4 @@ export {
 } from './errors.js'
 export { routes, OPERATION_IDS, COMMON_ERROR_STATUSES, type HttpMethod, type OperationId, type RouteSpec } from '../schemas/routes.js'
 export type * from './types.js'
+export { VERSION } from '../version.js'

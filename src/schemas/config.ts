@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HttpUrl, objectFor, type Strictness } from './common.js'
+import { HttpUrl, Uri, objectFor, type Strictness } from './common.js'
 
 /** The keys of `theme.colors.default` / `.dark` that must be present. */
 export const REQUIRED_COLOR_KEYS = [
@@ -80,7 +80,8 @@ function tokens(strictness: Strictness) {
     objectFor(strictness, {
       name: z.string().regex(FONT_TOKEN_NAME),
       family: z.string().min(1),
-      url: HttpUrl.optional(),
+      // The spec says `uri`; the emulator accepts http(s) URLs only (a font must be fetchable).
+      url: strictness === 'request' ? HttpUrl.optional() : Uri.optional(),
     }),
   )
   return objectFor(strictness, {

@@ -1,0 +1,181 @@
+/**
+ * `presentation-conformance`: runs the conformance suite against an
+ * in-process emulator (default), an emulator it starts over HTTP
+ * (`--target http`), or a deployment (`--base-url` and `--api-key`).
+ *
+ * Exit codes: 0 every scenario that ran passed; 1 a failure (or a stale
+ * baseline entry); 2 a configuration error (bad flag, unreachable target, a
+ * key the target rejects, or no scenario able to run).
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { VERSION } from '../src/client/index.js'
+import { baselineOf, parseBaseline, type Baseline } from './baseline.js'
+import { scenarioLine, summaryText } from './report/human.js'
+import { junitXml } from './report/junit.js'
+import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from './runner.js'
+
+const EXIT_CONFIG = 2
+
+function integer(name: string, min: number, max: number) {
+  return (value: string) => {
+    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
+    return Number(value)
+  }
+}
+
+function shard(value: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value)
+  if (match === null || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new InvalidArgumentError('must be i/n with 1 ≤ i ≤ n, such as 1/3')
+  return { index: Number(match[1]), count: Number(match[2]) }
+}
+
+function url(value: string): string {
+  try {
+    const parsed = new URL(value)
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error()
+    return value
+  } catch {
+    throw new InvalidArgumentError('must be an absolute http(s) URL')
+  }
+}
+
+export function conformanceCommand(): Command {
+  return new Command('presentation-conformance')
+    .description('Checks a Presentation Service deployment (or the emulator) against the published spec.')
+    .version(VERSION)
+    .addOption(new Option('--target <kind>', 'without --base-url: "http" starts an emulator on a free port (default: in-process, no socket)').choices(['in-process', 'http']))
+    .addOption(new Option('--base-url <url>', 'a deployment’s API base URL, ending in /v1').env('CONFORMANCE_BASE_URL').argParser(url))
+    .addOption(new Option('--api-key <key>', 'the deployment’s API key for the main scenarios').env('CONFORMANCE_API_KEY'))
+    .addOption(new Option('--other-team-key <key>', 'a key of another user with no access to the main key’s projects').env('CONFORMANCE_OTHER_TEAM_KEY'))
+    .addOption(new Option('--revoked-key <key>', 'a revoked key').env('CONFORMANCE_REVOKED_KEY'))
+    .addOption(new Option('--no-credits-key <key>', 'a key whose team has no credits (env CONFORMANCE_NO_CREDITS_KEY)'))
+    .addOption(new Option('--control-url <url>', 'the emulator control plane of the target (http://host:4010/_emulator)').env('CONFORMANCE_CONTROL_URL').argParser(url))
+    .addOption(new Option('--admin-token <token>', 'the control plane’s admin token').env('CONFORMANCE_ADMIN_TOKEN'))
+    .option('--allow-writes', 'against a deployment: run scenarios that create and change projects')
+    .option('--allow-generation', 'against a deployment: run scenarios that start generation jobs (spends credits)')
+    .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
+    .addOption(new Option('--seed <n>', 'seed of generated inputs (printed at the start)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
+    .option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)')
+    .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
+    .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
+    .addOption(new Option('--job-timeout <seconds>', 'how long a generation job may stay processing').default(600).argParser(integer('--job-timeout', 1, 86_400)))
+    .addOption(new Option('--reporter <name>', 'human, json or junit').choices(['human', 'json', 'junit']).default('human'))
+    .option('--output <file>', 'write the json or junit report to a file (default: stdout)')
+    .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
+    .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
+    .addHelpText(
+      'after',
+      `
+Targets:
+  (no target flag)            an in-process emulator, no socket
+  --target http               an emulator started by the kit on a free port
+  --base-url URL --api-key K  a deployment; add --allow-writes / --allow-generation to run more
+
+Exit codes: 0 every scenario that ran passed, 1 a failure or a stale baseline entry,
+2 a configuration error (bad flag, unreachable target, rejected key, nothing able to run).`,
+    )
+}
+
+interface Flags {
+  target?: 'in-process' | 'http'
+  baseUrl?: string
+  apiKey?: string
+  otherTeamKey?: string
+  revokedKey?: string
+  creditsKey?: string | boolean
+  controlUrl?: string
+  adminToken?: string
+  allowWrites?: boolean
+  allowGeneration?: boolean
+  emulatorChecks: boolean
+  seed?: number
+  grep?: string
+  shard?: { index: number; count: number }
+  concurrency?: number
+  jobTimeout: number
+  reporter: 'human' | 'json' | 'junit'
+  output?: string
+  expectedFailures?: string
+  writeBaseline?: string
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: readonly string[], io: { out: (text: string) => void; err: (text: string) => void } = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+  const command = conformanceCommand()
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+  try {
+    command.parse([...argv], { from: 'node' })
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_CONFIG
+    throw error
+  }
+  const flags = command.opts<Flags>()
+  const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
+  if (flags.target !== undefined && flags.baseUrl !== undefined) {
+    io.err('presentation-conformance: --target and --base-url exclude each other\n')
+    return EXIT_CONFIG
+  }
+  if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined) && process.env.CONFORMANCE_BASE_URL === undefined) {
+    io.err('presentation-conformance: --api-key and --control-url need --base-url\n')
+    return EXIT_CONFIG
+  }
+  let expectedFailures: Baseline | undefined
+  if (flags.expectedFailures !== undefined) {
+    try {
+      expectedFailures = parseBaseline(readFileSync(flags.expectedFailures, 'utf8'), flags.expectedFailures)
+    } catch (error) {
+      io.err(`presentation-conformance: ${(error as Error).message}\n`)
+      return EXIT_CONFIG
+    }
+  }
+  // Machine-readable reports own stdout unless they go to a file; the human lines then go to stderr.
+  const human = flags.reporter === 'human' || flags.output !== undefined ? io.out : io.err
+  const options: ConformanceOptions = {
+    ...(flags.target === undefined ? {} : { target: flags.target }),
+    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
+    ...(flags.otherTeamKey === undefined ? {} : { otherTeamKey: flags.otherTeamKey }),
+    ...(flags.revokedKey === undefined ? {} : { revokedKey: flags.revokedKey }),
+    ...(noCreditsKey === undefined ? {} : { noCreditsKey }),
+    ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
+    ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.grep === undefined ? {} : { grep: flags.grep }),
+    ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    ...(expectedFailures === undefined ? {} : { expectedFailures }),
+    allowWrites: flags.allowWrites === true,
+    allowGeneration: flags.allowGeneration === true,
+    emulatorChecks: flags.emulatorChecks,
+    jobTimeoutMs: flags.jobTimeout * 1000,
+    onStart: ({ runId, seed, target, scenarios }) => {
+      const what = target.kind === 'deployment' ? `deployment ${target.baseUrl}${target.controlPlane ? ' (with control plane)' : ''}` : `${target.kind} emulator (${target.baseUrl})`
+      human(`presentation-conformance ${VERSION} · ${what} · seed ${seed} · run ${runId} · ${scenarios} scenarios\n\n`)
+    },
+    onScenario: (result) => human(`${scenarioLine(result)}\n`),
+  }
+  try {
+    const report = await runConformance(options)
+    human(`${summaryText(report)}\n`)
+    if (flags.reporter !== 'human') {
+      const text = flags.reporter === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report)
+      if (flags.output === undefined) io.out(text)
+      else writeFileSync(flags.output, text)
+    }
+    if (flags.writeBaseline !== undefined) {
+      writeFileSync(flags.writeBaseline, `${JSON.stringify(baselineOf(report.scenarios), null, 2)}\n`)
+      human(`baseline written to ${flags.writeBaseline}\n`)
+    }
+    const code = exitCodeOf(report)
+    if (code === EXIT_CONFIG) io.err('presentation-conformance: no scenario was able to run\n')
+    return code
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      io.err(`presentation-conformance: ${error.message}\n`)
+      return EXIT_CONFIG
+    }
+    throw error
+  }
+}

@@ -1,0 +1,410 @@
+/**
+ * What a scenario works with: actors (keys), a way to send plain-data
+ * requests through the typed client's raw mode, and checks that record
+ * findings with the exchange that shows them.
+ */
+import type { z } from 'zod'
+import { retryAfterSeconds, type ControlClient, type OperationId, type OperationInput } from '../src/client/index.js'
+import { operations, type OperationSpec } from '../src/schemas/index.js'
+import { Clauses, endpoint } from './clauses.js'
+import { curlCommand, redactedHeaders } from './curl.js'
+import type { Pacer } from './pacer.js'
+import type { Rng } from './random.js'
+import type { Target } from './target.js'
+import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario } from './types.js'
+
+/** A key the kit acts with, and what it knows of its owner. */
+export interface Actor {
+  key: string
+  label: string
+  userId?: string
+  teamId?: string
+  keyId?: string
+}
+
+/** State shared by every scenario of one run. */
+export interface RunState {
+  target: Target
+  pacer: Pacer
+  runId: string
+  /** Slugs of projects created by the run. */
+  created: Set<string>
+  /** `operationId status` pairs answered and checked. */
+  exercised: Set<string>
+  jobTimeoutMs: number
+}
+
+/** Thrown to stop a scenario that cannot go on (its failure is already recorded). */
+export class AbortScenario extends Error {}
+/** Thrown by a scenario that finds at run time it does not apply. */
+export class SkipScenario extends Error {}
+
+const HEADERS_THAT_MATTER = ['content-type', 'x-service-error-code', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'allow']
+
+function summarize(exchange: Exchange): ExchangeSummary {
+  const headers: Record<string, string> = {}
+  for (const name of HEADERS_THAT_MATTER) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
+  const request: ExchangeSummary['request'] = {
+    method: exchange.request.method,
+    url: exchange.request.url,
+    headers: redactedHeaders(exchange.request.headers),
+  }
+  if (exchange.request.body !== undefined) request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
+  const body = exchange.text.length > 800 ? `${exchange.text.slice(0, 800)}…` : exchange.text
+  return { request, response: { status: exchange.status, headers, body } }
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  try {
+    const text = JSON.stringify(value)
+    return text === undefined ? String(value) : text.length > 300 ? `${text.slice(0, 300)}…` : text
+  } catch {
+    return String(value)
+  }
+}
+
+export interface CheckDetail {
+  expected?: unknown
+  actual?: unknown
+  exchange?: Exchange
+}
+
+export class ScenarioContext {
+  readonly failures: Finding[] = []
+  readonly warnings: Finding[] = []
+  readonly notes: string[] = []
+  checks = 0
+  readonly #actors = new Map<string, Promise<Actor>>()
+
+  constructor(
+    readonly run: RunState,
+    readonly scenario: Scenario,
+    readonly rng: Rng,
+  ) {}
+
+  get target(): Target {
+    return this.run.target
+  }
+
+  /** The emulator's control plane (scenarios that need `controlPlane` only). */
+  get control(): ControlClient {
+    if (this.target.control === undefined) throw new Error(`${this.scenario.id} uses the control plane without declaring the need`)
+    return this.target.control
+  }
+
+  has(need: Need): boolean {
+    return needMet(this.target, need)
+  }
+
+  /** A name carrying the run's prefix, so a person can find what the run created. */
+  name(purpose: string): string {
+    return `conformance-${this.run.runId} ${purpose}`.slice(0, 120)
+  }
+
+  /** Records a project the run created. */
+  created(slug: string | null | undefined): void {
+    if (typeof slug === 'string') this.run.created.add(slug)
+  }
+
+  note(text: string): void {
+    this.notes.push(text)
+  }
+
+  // ---------------------------------------------------------------- actors
+
+  #actor(name: string, make: () => Promise<Actor>): Promise<Actor> {
+    let actor = this.#actors.get(name)
+    if (actor === undefined) this.#actors.set(name, (actor = make()))
+    return actor
+  }
+
+  /** A fresh account (with a control plane): its own user, team, credits and rate-limit bucket. */
+  async freshAccount(label: string, credits = 10): Promise<Actor> {
+    const account = await this.control.createAccount({ name: this.name(label).slice(0, 200), credits })
+    return { key: account.apiKey, label, userId: account.userId, teamId: account.teamId, keyId: account.keyId }
+  }
+
+  /** The main key: a fresh account per scenario with a control plane, else `--api-key`. */
+  main(): Promise<Actor> {
+    return this.#actor('main', async () =>
+      this.target.control !== undefined ? this.freshAccount('main') : { key: this.target.keys.main!, label: 'main key' },
+    )
+  }
+
+  /** A key of another user, with no access to the main key's projects. */
+  other(): Promise<Actor> {
+    return this.#actor('other', async () =>
+      this.target.keys.other !== undefined
+        ? { key: this.target.keys.other, label: 'other-team key' }
+        : this.freshAccount('other team'),
+    )
+  }
+
+  /** A revoked key. */
+  revokedKey(): Promise<Actor> {
+    return this.#actor('revoked', async () => {
+      if (this.target.keys.revoked !== undefined) return { key: this.target.keys.revoked, label: 'revoked key' }
+      const owner = await this.freshAccount('revoked')
+      const key = await this.control.createKey({ userId: owner.userId!, name: 'to revoke' })
+      await this.control.revokeKey(key.keyId)
+      return { key: key.apiKey, label: 'revoked key', userId: owner.userId!, keyId: key.keyId }
+    })
+  }
+
+  /** A key whose team has no credits. */
+  noCreditsKey(): Promise<Actor> {
+    return this.#actor('no-credits', async () =>
+      this.target.keys.noCredits !== undefined
+        ? { key: this.target.keys.noCredits, label: 'no-credits key' }
+        : this.freshAccount('no credits', 0),
+    )
+  }
+
+  // ---------------------------------------------------------------- requests
+
+  /**
+   * Sends a request as `actor` (the request's own `apiKey` wins), paced by
+   * the rate limit. A 429 the scenario did not ask for is waited out and
+   * the request sent again, with a note: it says nothing of this scenario.
+   */
+  async send(actor: Actor | null, request: KitRequest, options: { expectRateLimit?: boolean } = {}): Promise<Exchange> {
+    const key = request.apiKey === undefined ? (actor?.key ?? null) : request.apiKey
+    for (let attempt = 0; ; attempt++) {
+      if (key !== null) await this.run.pacer.acquire(key)
+      const { request: sent, response, durationMs } = await this.target.client.raw({ ...request, apiKey: key })
+      const text = await response.text()
+      const headers: Record<string, string> = {}
+      response.headers.forEach((value, name) => {
+        headers[name] = value
+      })
+      let json: unknown
+      try {
+        json = text === '' ? undefined : JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      const exchange: Exchange = { operationId: request.operationId, request: sent, status: response.status, headers, text, json, durationMs }
+      if (key !== null) await this.run.pacer.observe(key, headers)
+      if (response.status === 429 && !options.expectRateLimit && attempt < 3) {
+        const wait = (retryAfterSeconds(headers['retry-after'] ?? null) ?? 60) * 1000
+        this.note(`unexpected 429 on ${sent.method} ${sent.url}; waited ${Math.round(wait / 1000)} s and sent it again`)
+        if (key !== null) this.run.pacer.exhausted(key, (await this.target.clock.now()) + wait)
+        await this.target.clock.sleep(wait)
+        continue
+      }
+      if (request.operationId !== undefined) this.run.exercised.add(`${request.operationId} ${response.status}`)
+      return exchange
+    }
+  }
+
+  /** Sends one operation with typed inputs. */
+  call<Id extends OperationId>(actor: Actor | null, operationId: Id, input: OperationInput<Id> = {} as OperationInput<Id>, extra: Omit<KitRequest, 'operationId'> = {}): Promise<Exchange> {
+    return this.send(actor, {
+      operationId,
+      params: input.params as Record<string, string> | undefined,
+      query: input.query as KitRequest['query'],
+      body: input.body,
+      ...extra,
+    })
+  }
+
+  /** Sends an operation, requires a 200 whose body matches the spec, and returns that body. */
+  async ok<Id extends OperationId>(actor: Actor | null, operationId: Id, input: OperationInput<Id> = {} as OperationInput<Id>): Promise<z.output<(typeof operations)[Id]['response']>> {
+    const exchange = await this.call(actor, operationId, input)
+    return this.expectOk<Id>(exchange)
+  }
+
+  /** Waits on the target's clock (a control plane's clock moves instead of real time passing). */
+  sleep(ms: number): Promise<void> {
+    return this.target.clock.sleep(ms)
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  #record(level: Level, clause: string, message: string, detail: CheckDetail = {}): void {
+    const finding: Finding = { level, clause, message }
+    if ('expected' in detail) finding.expected = show(detail.expected)
+    if ('actual' in detail) finding.actual = show(detail.actual)
+    if (detail.exchange !== undefined) {
+      finding.exchange = summarize(detail.exchange)
+      finding.curl = curlCommand(detail.exchange.request)
+    }
+    ;(level === 'MUST' ? this.failures : this.warnings).push(finding)
+  }
+
+  check(level: Level, clause: string, message: string, ok: boolean, detail?: CheckDetail): boolean {
+    this.checks += 1
+    if (!ok) this.#record(level, clause, message, detail)
+    return ok
+  }
+
+  must(clause: string, message: string, ok: boolean, detail?: CheckDetail): boolean {
+    return this.check('MUST', clause, message, ok, detail)
+  }
+
+  should(clause: string, message: string, ok: boolean, detail?: CheckDetail): boolean {
+    return this.check('SHOULD', clause, message, ok, detail)
+  }
+
+  /** Checks `actual` deep-equals `expected` (as JSON). */
+  equal(level: Level, clause: string, message: string, actual: unknown, expected: unknown, exchange?: Exchange): boolean {
+    const ok = JSON.stringify(actual) === JSON.stringify(expected)
+    return this.check(level, clause, message, ok, { expected, actual, ...(exchange === undefined ? {} : { exchange }) })
+  }
+
+  abort(message: string): never {
+    throw new AbortScenario(message)
+  }
+
+  skip(reason: string): never {
+    throw new SkipScenario(reason)
+  }
+
+  /** The status is (one of) `expected`. */
+  expectStatus(exchange: Exchange, expected: number | readonly number[], clause?: string, level: Level = 'MUST'): boolean {
+    const list = typeof expected === 'number' ? [expected] : expected
+    const where = clause ?? (exchange.operationId === undefined ? Clauses.errors : endpoint(exchange.operationId))
+    return this.check(level, where, `${exchange.request.method} answers ${list.join(' or ')}`, list.includes(exchange.status), {
+      expected: list.join(' or '),
+      actual: exchange.status,
+      exchange,
+    })
+  }
+
+  /** The body is JSON with `Content-Type: application/json`. */
+  expectJson(exchange: Exchange): boolean {
+    const type = exchange.headers['content-type'] ?? ''
+    const typed = this.check('MUST', Clauses.json, 'the response has Content-Type: application/json', /^application\/json\b/i.test(type), {
+      expected: 'application/json',
+      actual: type || '(none)',
+      exchange,
+    })
+    const parsed = this.check('MUST', Clauses.json, 'the response body is JSON', exchange.json !== undefined, { actual: exchange.text.slice(0, 100), exchange })
+    return typed && parsed
+  }
+
+  /**
+   * The 200 body matches the spec's response schema of its operation
+   * (extra fields allowed, any id format, any RFC 3339 offset). Returns the
+   * spec's view of the body (extra fields dropped), or undefined.
+   */
+  expectShape<Id extends OperationId>(exchange: Exchange, operationId: Id = exchange.operationId as Id): z.output<(typeof operations)[Id]['response']> | undefined {
+    if (!this.expectJson(exchange)) return undefined
+    const spec: OperationSpec = operations[operationId]
+    const result = spec.response.safeParse(exchange.json)
+    if (!result.success) {
+      const problems = result.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
+        .join('; ')
+      this.check('MUST', endpoint(operationId), `the 200 body has the fields the spec requires, of the right types: ${problems}`, false, { exchange })
+      return undefined
+    }
+    this.checks += 1
+    return result.data as z.output<(typeof operations)[Id]['response']>
+  }
+
+  /** A 200 with a body the spec accepts; aborts the scenario otherwise. */
+  expectOk<Id extends OperationId>(exchange: Exchange): z.output<(typeof operations)[Id]['response']> {
+    if (!this.expectStatus(exchange, 200)) this.abort(`${exchange.operationId} did not answer 200`)
+    const body = this.expectShape(exchange)
+    if (body === undefined) this.abort(`${exchange.operationId} answered a body the spec does not allow`)
+    return body as z.output<(typeof operations)[Id]['response']>
+  }
+
+  /**
+   * An error response: the status, the error body `{error, hint?}` and the
+   * `X-Service-Error-Code` header.
+   */
+  expectError(exchange: Exchange, status: number | readonly number[], clause?: string, level: Level = 'MUST'): boolean {
+    const statusOk = this.expectStatus(exchange, status, clause, level)
+    if (exchange.status < 400) return false
+    const body = exchange.json as Record<string, unknown> | undefined
+    const bodyOk = this.check(
+      level,
+      Clauses.errorBody,
+      'an error response has the error body: {error: string, hint?: string}',
+      typeof body === 'object' && body !== null && typeof body.error === 'string' && (body.hint === undefined || typeof body.hint === 'string'),
+      { actual: exchange.text.slice(0, 200), exchange },
+    )
+    const code = exchange.headers['x-service-error-code']
+    const codeOk = this.check(level, Clauses.errors, 'an error response carries X-Service-Error-Code', typeof code === 'string' && code.trim() !== '', {
+      actual: code ?? '(absent)',
+      exchange,
+    })
+    return statusOk && bodyOk && codeOk
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  /**
+   * Polls a job with backoff (1 s, ×1.5, at most 15 s; honouring
+   * `Retry-After`) until it is no longer `processing`, checking every answer.
+   * Gives up after the run's job timeout with a MUST failure.
+   */
+  async waitForJob(actor: Actor, jobId: string): Promise<z.output<(typeof operations)['getJobStatus']['response']> | undefined> {
+    let interval = 1_000
+    let waited = 0
+    for (;;) {
+      const exchange = await this.call(actor, 'getJobStatus', { params: { jobId } })
+      const job = this.expectOk<'getJobStatus'>(exchange)
+      if (job.status !== 'processing') return job
+      if (waited + interval > this.run.jobTimeoutMs) {
+        this.must(Clauses.jobStatus, `the job leaves processing within ${Math.round(this.run.jobTimeoutMs / 1000)} s`, false, {
+          expected: 'completed or failed',
+          actual: `still processing after ${Math.round(waited / 1000)} s`,
+          exchange,
+        })
+        return undefined
+      }
+      await this.sleep(interval)
+      waited += interval
+      interval = Math.min(15_000, Math.round(interval * 1.5))
+    }
+  }
+}
+
+/** Whether the target meets a need. */
+export function needMet(target: Target, need: Need): boolean {
+  switch (need) {
+    case 'writes':
+      return target.allowWrites
+    case 'generation':
+      return target.allowGeneration && target.allowWrites
+    case 'otherTeamKey':
+      return target.keys.other !== undefined || target.control !== undefined
+    case 'revokedKey':
+      return target.keys.revoked !== undefined || target.control !== undefined
+    case 'noCreditsKey':
+      return target.keys.noCredits !== undefined || target.control !== undefined
+    case 'controlPlane':
+      return target.control !== undefined
+    case 'emulator':
+      return target.emulatorChecks
+    case 'seededWorld':
+      return target.seededWorld && target.emulatorChecks
+  }
+}
+
+/** Why a need is not met, in words a person can act on. */
+export function unmetReason(need: Need): string {
+  switch (need) {
+    case 'writes':
+      return 'creates or changes projects: pass --allow-writes'
+    case 'generation':
+      return 'starts generation jobs and spends credits: pass --allow-generation (and --allow-writes)'
+    case 'otherTeamKey':
+      return 'needs a key of another user: pass --other-team-key'
+    case 'revokedKey':
+      return 'needs a revoked key: pass --revoked-key'
+    case 'noCreditsKey':
+      return 'needs a key whose team has no credits: pass --no-credits-key'
+    case 'controlPlane':
+      return 'needs the emulator control plane: pass --control-url'
+    case 'emulator':
+      return 'checks an emulator choice: runs only against the emulator'
+    case 'seededWorld':
+      return 'checks the emulator’s seeded fixtures: runs only against an emulator the kit started'
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The conformance kit (`presentation-emulator/conformance`): one suite of
+ * scenarios that judges any deployment of the Presentation Service against
+ * the published spec, and the emulator against its contract.
+ *
+ * @example
+ * import { runConformance } from 'presentation-emulator/conformance'
+ *
+ * // A server implementer's in-process app, no socket:
+ * const report = await runConformance({ fetch: app.fetch, baseUrl: 'http://localhost/v1', apiKey: 'sk_test', allowWrites: true })
+ * console.log(report.summary)
+ */
+export { runConformance, exitCodeOf, selectScenarios, ConfigurationError, type ConformanceOptions } from './runner.js'
+export { SCENARIOS } from './scenarios/index.js'
+export { Baseline, baselineOf, parseBaseline } from './baseline.js'
+export { junitXml } from './report/junit.js'
+export { scenarioLine, summaryText, findingText, coverageText } from './report/human.js'
+export { curlCommand } from './curl.js'
+export { main } from './cli.js'
+export type { TargetOptions } from './target.js'
+export type { Clock } from './pacer.js'
+export {
+  REPORT_FORMAT,
+  BASELINE_FORMAT,
+  type Report,
+  type Scenario,
+  type ScenarioResult,
+  type Finding,
+  type Need,
+  type Level,
+  type Outcome,
+  type CoverageRow,
+  type Exchange,
+  type ExchangeSummary,
+} from './types.js'

@@ -1,0 +1,107 @@
+/** The human reporter: a line per scenario as it ends, then every failure in full, coverage and a summary. */
+import { KEY_VARIABLE } from '../curl.js'
+import type { Finding, Report, ScenarioResult } from '../types.js'
+
+const MARK: Record<ScenarioResult['outcome'], string> = { pass: '✓', fail: '✗', skip: '-', 'expected-fail': '○', stale: '!' }
+
+/** One line for a scenario that just ended. */
+export function scenarioLine(result: ScenarioResult): string {
+  const kind = result.kind === 'emulator' ? ' [emulator]' : ''
+  const tail =
+    result.outcome === 'skip'
+      ? `  not applicable: ${result.reason}`
+      : result.outcome === 'expected-fail'
+        ? `  expected failure (baseline), ${result.failures.length} finding(s)`
+        : result.outcome === 'stale'
+          ? `  STALE: ${result.reason}`
+          : `  (${result.checks} checks${result.warnings.length > 0 ? `, ${result.warnings.length} warning(s)` : ''}, ${result.durationMs} ms)`
+  return `${MARK[result.outcome]} ${result.id}${kind}  ${result.title}${tail}`
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n')
+}
+
+/** A finding in full: clause, level, expected vs actual, the exchange and a curl reproduction. */
+export function findingText(finding: Finding): string {
+  const lines = [`${finding.level}  ${finding.clause}`, `  ${finding.message}`]
+  if (finding.expected !== undefined) lines.push(`  expected: ${finding.expected}`)
+  if (finding.actual !== undefined) lines.push(`  actual:   ${finding.actual}`)
+  if (finding.exchange !== undefined) {
+    const { request, response } = finding.exchange
+    lines.push(`  request:  ${request.method} ${request.url}${request.body === undefined ? '' : `  ${request.body.length > 300 ? `${request.body.slice(0, 300)}…` : request.body}`}`)
+    const headers = Object.entries(response.headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('  ')
+    lines.push(`  response: ${response.status}${headers === '' ? '' : `  ${headers}`}`)
+    if (response.body !== '') lines.push(indent(response.body.length > 400 ? `${response.body.slice(0, 400)}…` : response.body, '            '))
+  }
+  if (finding.curl !== undefined) lines.push(`  reproduce: ${finding.curl}`)
+  return lines.join('\n')
+}
+
+/** The coverage table: operation × documented status, exercised, skipped (why) or not covered. */
+export function coverageText(report: Report): string {
+  const byOperation = new Map<string, string[]>()
+  const reasons = new Map<string, string>()
+  for (const row of report.coverage) {
+    const cells = byOperation.get(row.operationId) ?? []
+    const mark = row.state === 'exercised' ? '✓' : row.state === 'skipped' ? 'skip' : '·'
+    cells.push(`${row.status} ${mark}`)
+    byOperation.set(row.operationId, cells)
+    if (row.state === 'skipped' && row.reason !== undefined) reasons.set(row.reason.split(':')[0]!, row.reason)
+  }
+  const width = Math.max(...[...byOperation.keys()].map((k) => k.length))
+  const lines = ['Coverage (operation × documented status: ✓ exercised, skip = its scenario was skipped, · not covered)']
+  for (const [operationId, cells] of byOperation) lines.push(`  ${operationId.padEnd(width)}  ${cells.join('  ')}`)
+  if (reasons.size > 0) {
+    lines.push('  skipped because:')
+    for (const reason of reasons.values()) lines.push(`    ${reason}`)
+  }
+  return lines.join('\n')
+}
+
+/** Everything after the scenario lines. */
+export function summaryText(report: Report): string {
+  const out: string[] = []
+  const failing = report.scenarios.filter((r) => r.failures.length > 0 && r.outcome !== 'skip')
+  if (failing.length > 0) {
+    out.push('', 'Failures')
+    for (const result of failing) {
+      out.push('', `${MARK[result.outcome]} ${result.id}  ${result.title}${result.outcome === 'expected-fail' ? '  (expected, in the baseline)' : ''}`)
+      for (const finding of result.failures) out.push(indent(findingText(finding), '  '))
+      for (const note of result.notes) out.push(`  note: ${note}`)
+    }
+    out.push('', `Reproductions read the key from $${KEY_VARIABLE}.`)
+  }
+  const warned = report.scenarios.filter((r) => r.warnings.length > 0)
+  if (warned.length > 0) {
+    out.push('', 'Warnings (SHOULD)')
+    for (const result of warned) {
+      out.push('', `  ${result.id}`)
+      for (const finding of result.warnings) out.push(indent(findingText(finding), '    '))
+    }
+  }
+  out.push('', coverageText(report))
+  if (report.createdProjects.length > 0) {
+    out.push('', `Projects this run created (the API has no delete; their names start with conformance-${report.runId}):`)
+    out.push(indent(report.createdProjects.join('\n'), '  '))
+  }
+  const s = report.summary
+  out.push(
+    '',
+    `${s.passed} passed, ${s.failed} failed, ${s.skipped} not applicable, ${s.warnings} warning(s)` +
+      `${s.expectedFailures > 0 ? `, ${s.expectedFailures} expected failure(s)` : ''}${s.stale > 0 ? `, ${s.stale} stale baseline entr${s.stale === 1 ? 'y' : 'ies'}` : ''}` +
+      ` · ${Math.round(report.durationMs / 100) / 10} s · seed ${report.seed} (replay with --seed ${report.seed})`,
+  )
+  if (report.mostlySkipped) {
+    out.push(
+      '',
+      `!!! ${s.skipped} of ${s.total} scenarios were not applicable: this run proves little. Give --allow-writes, --allow-generation and the optional keys (--other-team-key, --revoked-key, --no-credits-key) to run more.`,
+    )
+  }
+  return out.join('\n')
+}

@@ -1,0 +1,225 @@
+/**
+ * The kit's own small runner. It runs in the caller's process, so
+ * `runConformance({ fetch })` can take a live function (an in-process app),
+ * which a test runner's worker pool could not receive; and it keeps vitest
+ * out of a server implementer's install. It schedules scenarios in phases
+ * (anything, then list walks while no job is in flight, then the rate-limit
+ * burst alone), skips those whose needs are unmet with the reason, applies
+ * a baseline, and builds the report.
+ */
+import { COMMON_ERROR_STATUSES, OPERATION_IDS, routes, VERSION } from '../src/client/index.js'
+import type { Baseline } from './baseline.js'
+import { AbortScenario, needMet, ScenarioContext, SkipScenario, unmetReason, type RunState } from './context.js'
+import { Pacer } from './pacer.js'
+import { randomSeed, Rng } from './random.js'
+import { SCENARIOS } from './scenarios/index.js'
+import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from './target.js'
+import { REPORT_FORMAT, type CoverageRow, type Report, type Scenario, type ScenarioResult } from './types.js'
+
+export interface ConformanceOptions extends TargetOptions {
+  /** Seed of generated inputs (names, missing ids); printed, so a run can be replayed. */
+  seed?: number
+  /** Only scenarios whose id or title matches. */
+  grep?: string | RegExp
+  /** Only the `index`-th of `count` shards (1-based), for spreading a run over CI machines. */
+  shard?: { index: number; count: number }
+  /** Scenarios run at once. Default: 6 against a kit-owned emulator or a control plane, 3 otherwise. */
+  concurrency?: number
+  /** How long a generation job may stay processing. Default 10 minutes. */
+  jobTimeoutMs?: number
+  /** Expected failures (a baseline for a partial implementation). */
+  expectedFailures?: Baseline
+  /** The scenarios to run (default: all of the kit's). */
+  scenarios?: readonly Scenario[]
+  /** Called once the target is resolved, before any scenario runs. */
+  onStart?: (info: { runId: string; seed: number; target: Report['target']; scenarios: number }) => void
+  /** Called as each scenario ends. */
+  onScenario?: (result: ScenarioResult) => void
+}
+
+export { ConfigurationError }
+
+/** Which scenarios a grep and a shard select, in order. */
+export function selectScenarios(scenarios: readonly Scenario[], grep?: string | RegExp, shard?: { index: number; count: number }): Scenario[] {
+  const pattern = grep === undefined ? undefined : typeof grep === 'string' ? new RegExp(grep, 'i') : grep
+  let selected = scenarios.filter((s) => pattern === undefined || pattern.test(s.id) || pattern.test(s.title))
+  if (shard !== undefined) {
+    if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
+      throw new ConfigurationError(`--shard must be i/n with 1 ≤ i ≤ n, got ${shard.index}/${shard.count}`)
+    }
+    selected = selected.filter((_, i) => i % shard.count === shard.index - 1)
+  }
+  return selected
+}
+
+async function preflight(target: Target): Promise<void> {
+  const key = target.keys.main
+  if (key === undefined) return
+  let status: number
+  try {
+    status = (await target.client.raw({ operationId: 'listTeams', apiKey: key })).response.status
+  } catch (error) {
+    throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+  }
+  if (status === 401) throw new ConfigurationError(`the target rejects the API key (GET /teams answered 401)`)
+  if (status === 404) throw new ConfigurationError(`GET ${target.baseUrl}/teams answered 404: is the base URL right (it ends with /v1)?`)
+}
+
+/** Runs `tasks` with at most `limit` at once. */
+async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) await task(items[next++]!)
+  })
+  await Promise.all(workers)
+}
+
+async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<ScenarioResult> {
+  const started = performance.now()
+  const ctx = new ScenarioContext(run, scenario, rng.fork(scenario.id))
+  let outcome: ScenarioResult['outcome'] = 'pass'
+  let reason: string | undefined
+  try {
+    await scenario.run(ctx)
+  } catch (error) {
+    if (error instanceof SkipScenario) {
+      outcome = 'skip'
+      reason = error.message
+    } else if (error instanceof AbortScenario) {
+      if (ctx.failures.length === 0) ctx.must('Conformance kit', error.message, false)
+      ctx.note(`stopped: ${error.message}`)
+    } else {
+      ctx.must('Conformance kit', `the scenario could not run: ${(error as Error)?.message ?? String(error)}`, false)
+    }
+  }
+  if (outcome !== 'skip' && ctx.failures.length > 0) outcome = 'fail'
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    kind: scenario.kind,
+    outcome,
+    ...(reason === undefined ? {} : { reason }),
+    durationMs: Math.round(performance.now() - started),
+    checks: ctx.checks,
+    failures: ctx.failures,
+    warnings: ctx.warnings,
+    notes: ctx.notes,
+  }
+}
+
+function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenario[], run: RunState): CoverageRow[] {
+  const rows: CoverageRow[] = []
+  for (const operationId of OPERATION_IDS) {
+    const route = routes[operationId] as (typeof routes)[typeof operationId] & { extension?: boolean }
+    // The extension operations are the emulator's: they count only when it is the target.
+    if (route.extension === true && !run.target.emulatorChecks) continue
+    const statuses = [200, ...route.errors, ...COMMON_ERROR_STATUSES].sort((a, b) => a - b)
+    for (const status of statuses) {
+      if (run.exercised.has(`${operationId} ${status}`)) {
+        rows.push({ operationId, status, state: 'exercised' })
+        continue
+      }
+      const skipped = scenarios
+        .filter((s) => s.covers.some(([op, st]) => op === operationId && st === status))
+        .map((s) => results.find((r) => r.id === s.id))
+        .find((r) => r?.outcome === 'skip')
+      rows.push(skipped === undefined ? { operationId, status, state: 'not-covered' } : { operationId, status, state: 'skipped', reason: `${skipped.id}: ${skipped.reason}` })
+    }
+  }
+  return rows
+}
+
+/**
+ * Runs the conformance suite against a target and returns the report.
+ * Throws `ConfigurationError` for a bad configuration (unreachable target,
+ * a key the target rejects, bad shard).
+ */
+export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+  const seed = options.seed ?? randomSeed()
+  const rng = new Rng(seed)
+  const runId = rng.fork('run-id').token(6)
+  const started = Date.now()
+  const candidates = selectScenarios(options.scenarios ?? SCENARIOS, options.grep, options.shard)
+  const target = await resolveTarget(options)
+  try {
+    await preflight(target)
+    const run: RunState = {
+      target,
+      pacer: new Pacer(target.clock, target.pace),
+      runId,
+      created: new Set(),
+      exercised: new Set(),
+      jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
+    }
+    const targetInfo: Report['target'] = { kind: target.kind, baseUrl: target.baseUrl, emulator: target.emulatorChecks, controlPlane: target.control !== undefined }
+    options.onStart?.({ runId, seed, target: targetInfo, scenarios: candidates.length })
+
+    const results = new Map<string, ScenarioResult>()
+    const finish = (result: ScenarioResult) => {
+      const listed = options.expectedFailures?.expectedFailures[result.id]
+      if (listed !== undefined && result.outcome === 'fail') result.outcome = 'expected-fail'
+      else if (listed !== undefined && result.outcome === 'pass') {
+        result.outcome = 'stale'
+        result.reason = 'listed as an expected failure, but it passes now: remove it from the baseline'
+      }
+      results.set(result.id, result)
+      options.onScenario?.(result)
+    }
+    const runnable: Scenario[] = []
+    for (const scenario of candidates) {
+      const unmet = scenario.needs.filter((need) => !needMet(target, need))
+      if (unmet.length === 0) runnable.push(scenario)
+      else {
+        finish({ id: scenario.id, title: scenario.title, kind: scenario.kind, outcome: 'skip', reason: unmet.map(unmetReason).join('; '), durationMs: 0, checks: 0, failures: [], warnings: [], notes: [] })
+      }
+    }
+    const isolated = target.control !== undefined
+    const concurrency = options.concurrency ?? (isolated ? 6 : 3)
+    const phase = (s: Scenario) => s.phase ?? 'any'
+    const exec = (scenario: Scenario) => runOne(run, scenario, rng).then(finish)
+    if (isolated) {
+      // Every scenario has accounts of its own: run all but the last ones together.
+      await pool(runnable.filter((s) => phase(s) !== 'last'), concurrency, exec)
+    } else {
+      await pool(runnable.filter((s) => phase(s) === 'any'), concurrency, exec)
+      // List walks while nothing else writes or generates on the account.
+      await pool(runnable.filter((s) => phase(s) === 'quiet'), 1, exec)
+    }
+    await pool(runnable.filter((s) => phase(s) === 'last'), 1, exec)
+
+    const ordered = candidates.map((s) => results.get(s.id)!)
+    const count = (outcome: ScenarioResult['outcome']) => ordered.filter((r) => r.outcome === outcome).length
+    const summary = {
+      passed: count('pass'),
+      failed: count('fail'),
+      skipped: count('skip'),
+      expectedFailures: count('expected-fail'),
+      stale: count('stale'),
+      warnings: ordered.reduce((n, r) => n + r.warnings.length, 0),
+      total: ordered.length,
+    }
+    return {
+      format: REPORT_FORMAT,
+      runId,
+      seed,
+      target: targetInfo,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      summary,
+      scenarios: ordered,
+      coverage: coverage(ordered, candidates, run),
+      createdProjects: [...run.created].sort(),
+      mostlySkipped: summary.total > 0 && summary.skipped * 2 > summary.total,
+    }
+  } finally {
+    await target.close()
+  }
+}
+
+/** The exit code of a run: 0 all passed, 1 a failure or a stale baseline entry, 2 nothing could run. */
+export function exitCodeOf(report: Report): 0 | 1 | 2 {
+  if (report.summary.total === report.summary.skipped) return 2
+  return report.summary.failed + report.summary.stale > 0 ? 1 : 0
+}
+
+export const KIT_VERSION = VERSION

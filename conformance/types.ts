@@ -1,0 +1,123 @@
+/**
+ * The conformance kit's vocabulary: scenarios, what they need, the checks
+ * they make, and what a run reports.
+ */
+import type { OperationId, RawRequest, SentRequest } from '../src/client/index.js'
+
+/**
+ * What a scenario needs from the target; a need the target does not meet
+ * skips the scenario with the reason.
+ *
+ * - `writes`: creates or changes projects (against a deployment only with `--allow-writes`).
+ * - `generation`: starts generation jobs, spending credits (`--allow-generation`).
+ * - `otherTeamKey`: a key of another user with no access to the main key's projects.
+ * - `revokedKey`: a revoked key.
+ * - `noCreditsKey`: a key whose team has no credits.
+ * - `controlPlane`: the emulator's control plane (`--control-url`, or a target the kit started).
+ * - `emulator`: the target is our emulator (its contract's choices are checked).
+ * - `seededWorld`: the emulator's seeded fixtures, untouched (only when the kit started it).
+ */
+export type Need = 'writes' | 'generation' | 'otherTeamKey' | 'revokedKey' | 'noCreditsKey' | 'controlPlane' | 'emulator' | 'seededWorld'
+
+/** MUST: a failure fails the scenario. SHOULD: a failure is a warning. */
+export type Level = 'MUST' | 'SHOULD'
+
+/**
+ * When a scenario may run:
+ * - `any`: alongside anything;
+ * - `quiet`: while no generation job is in flight for its account (list walks);
+ * - `last`: after everything else, alone (it exhausts the rate limit).
+ */
+export type Phase = 'any' | 'quiet' | 'last'
+
+/** A spec check judges what `service-api.md` requires; an emulator check, a choice of `emulator-contract.md`. */
+export type ScenarioKind = 'spec' | 'emulator'
+
+export interface Scenario {
+  /** Stable id, used by `--grep`, baselines and reports: `area.name`. */
+  id: string
+  title: string
+  kind: ScenarioKind
+  needs: readonly Need[]
+  phase?: Phase
+  /** The operation × status pairs this scenario exercises (for the coverage table). */
+  covers: ReadonlyArray<readonly [OperationId, number]>
+  run(ctx: import('./context.js').ScenarioContext): Promise<void>
+}
+
+/** One request and its response, as sent and as received. */
+export interface Exchange {
+  operationId: OperationId | undefined
+  request: SentRequest
+  status: number
+  headers: Record<string, string>
+  text: string
+  /** The parsed JSON body, or undefined when it is not JSON. */
+  json: unknown
+  durationMs: number
+}
+
+/** A check that did not hold. */
+export interface Finding {
+  level: Level
+  /** The spec's section heading (or the contract's, for emulator checks). */
+  clause: string
+  message: string
+  expected?: string
+  actual?: string
+  exchange?: ExchangeSummary
+  /** A curl command reproducing the request, the key redacted. */
+  curl?: string
+}
+
+/** An exchange as a report shows it: the request with its key redacted, the response's status, headers that matter and a body excerpt. */
+export interface ExchangeSummary {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string }
+  response: { status: number; headers: Record<string, string>; body: string }
+}
+
+export type Outcome = 'pass' | 'fail' | 'skip' | 'expected-fail' | 'stale'
+
+export interface ScenarioResult {
+  id: string
+  title: string
+  kind: ScenarioKind
+  outcome: Outcome
+  /** Why it was skipped, or why a listed failure is stale. */
+  reason?: string
+  durationMs: number
+  checks: number
+  failures: Finding[]
+  warnings: Finding[]
+  notes: string[]
+}
+
+export interface CoverageRow {
+  operationId: OperationId
+  status: number
+  state: 'exercised' | 'skipped' | 'not-covered'
+  reason?: string
+}
+
+export const REPORT_FORMAT = 'presentation-conformance/report@1'
+export const BASELINE_FORMAT = 'presentation-conformance/baseline@1'
+
+/** What a run reports; the JSON reporter writes exactly this. */
+export interface Report {
+  format: typeof REPORT_FORMAT
+  runId: string
+  seed: number
+  target: { kind: 'in-process' | 'http' | 'deployment'; baseUrl: string; emulator: boolean; controlPlane: boolean }
+  startedAt: string
+  durationMs: number
+  summary: { passed: number; failed: number; skipped: number; expectedFailures: number; stale: number; warnings: number; total: number }
+  scenarios: ScenarioResult[]
+  coverage: CoverageRow[]
+  /** Slugs of the projects the run created (the API has no delete). */
+  createdProjects: string[]
+  /** True when most scenarios were skipped: the run proves little. */
+  mostlySkipped: boolean
+}
+
+/** A plain-data request the kit sends (the client's raw request). */
+export type KitRequest = RawRequest
