@@ -75,8 +75,9 @@ export const projectScenarios = [
         ctx.equal('MUST', RENAME, 'the rename answers success: true', answer.success, true, exchange)
         ctx.equal('MUST', RENAME, 'the rename answers the new name', answer.name, name, exchange)
         const after = await ctx.call(main, 'getProject', { params: { slug } })
-        const detail = ctx.expectOk<'getProject'>(after)
         const which = round === 0 ? 'a rename' : 'a second rename'
+        if (!ctx.expectStatus(after, 200, RENAME)) ctx.abort(`after ${which}, the project is no longer at its slug`)
+        const detail = ctx.expectOk<'getProject'>(after)
         ctx.equal('MUST', RENAME, `${which} changes the name`, detail.name, name, after)
         ctx.equal('MUST', RENAME, `${which} keeps the slug`, detail.slug, before.slug, after)
         ctx.equal('MUST', RENAME, `${which} keeps editorUrl`, detail.editorUrl, before.editorUrl, after)

@@ -1,0 +1,431 @@
+/**
+ * Servers for the conformance kit to judge, built from the emulator through
+ * its test-only hooks (`testHooks`): one per realistic single defect, and
+ * one spec-legal server that chose differently wherever the spec says "not
+ * shown". Nothing here ships; the emulator only calls the hooks it is given.
+ */
+import type { TestHooks } from '../../src/api/test-hooks.js'
+import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
+import { createEmulator, type PresentationEmulator } from '../../src/index.js'
+import { unpublish } from '../../src/model/publishing.js'
+import type { OperationHandler } from '../../src/operations/index.js'
+import { PROJECT_CONFIG_KEYS, type OperationId } from '../../src/schemas/index.js'
+import { slugify } from '../../src/store/ids.js'
+
+const decoder = new TextDecoder()
+const encoder = new TextEncoder()
+
+function bodyOf(request: EmulatorRequest): any {
+  if (request.body === null) return undefined
+  try {
+    return JSON.parse(decoder.decode(request.body))
+  } catch {
+    return undefined
+  }
+}
+
+function withBody(request: EmulatorRequest, body: unknown): EmulatorRequest {
+  return { ...request, body: encoder.encode(JSON.stringify(body)) }
+}
+
+function jsonOf(response: EmulatorResponse): any {
+  try {
+    return response.body === null ? undefined : JSON.parse(response.body)
+  } catch {
+    return undefined
+  }
+}
+
+function withJson(response: EmulatorResponse, json: unknown): EmulatorResponse {
+  return { ...response, body: JSON.stringify(json) }
+}
+
+/** Wraps one operation's handler. */
+function wrap<Id extends OperationId>(target: Id, make: (handler: OperationHandler<Id>) => OperationHandler<Id>): TestHooks['wrapOperation'] {
+  return ((id: OperationId, handler: OperationHandler<OperationId>) => (id === target ? make(handler as never) : handler)) as TestHooks['wrapOperation']
+}
+
+/** A single realistic defect, with the scenario and clause the kit must name. */
+export interface Defect {
+  name: string
+  hooks: TestHooks
+  /** The scenarios to run (a grep), and the clause a MUST failure must name. */
+  grep: RegExp
+  scenario: string
+  clause: string | RegExp
+}
+
+export const DEFECTS: Defect[] = [
+  {
+    name: 'nextCursor on the last page',
+    grep: /^pagination\.projects$/,
+    scenario: 'pagination.projects',
+    clause: 'Limits › cursor pagination',
+    hooks: {
+      wrapOperation: wrap('listProjects', (handler) => async (ctx) => {
+        if (ctx.query.cursor === 'conformance-end') return { projects: [] }
+        const page = await handler(ctx)
+        return page.nextCursor === undefined ? { ...page, nextCursor: 'conformance-end' } : page
+      }),
+    },
+  },
+  {
+    name: '403 for another team’s project',
+    grep: /^isolation\.other-team$/,
+    scenario: 'isolation.other-team',
+    clause: 'Authentication',
+    hooks: {
+      transformResponse: ({ request, world }, response) => {
+        const slug = decodeURIComponent(request.path.split('/')[3] ?? '')
+        if (response.status === 404 && request.path.startsWith('/v1/projects/') && world.projectBySlug(slug) !== undefined) {
+          return { ...withJson(response, { error: 'Forbidden' }), status: 403, headers: { ...response.headers, 'x-service-error-code': 'FORBIDDEN' } }
+        }
+        return response
+      },
+    },
+  },
+  {
+    name: 'config replaced instead of merged',
+    grep: /^config\.merge$/,
+    scenario: 'config.merge',
+    clause: /updateProjectConfig/,
+    hooks: {
+      wrapOperation: wrap('updateProjectConfig', (handler) => async (ctx) => {
+        const project = ctx.world.projectBySlug(ctx.params.slug!)
+        if (project !== undefined) await ctx.world.projects.update(project.id, (draft) => void (draft.config = {}))
+        return handler(ctx)
+      }),
+    },
+  },
+  {
+    name: 'jobs never complete',
+    grep: /^generation\.lifecycle$/,
+    scenario: 'generation.lifecycle',
+    clause: 'States and transitions › Generation job status',
+    hooks: {
+      transformResponse: ({ operationId }, response) => {
+        if (operationId !== 'getJobStatus' || response.status !== 200) return response
+        const { finalDuration: _f, publishedUrl: _p, error: _e, ...job } = jsonOf(response)
+        return withJson(response, { ...job, status: 'processing' })
+      },
+    },
+  },
+  {
+    name: 'a 21st reference image accepted',
+    grep: /^generation\.validation$/,
+    scenario: 'generation.validation',
+    clause: 'Limits',
+    hooks: {
+      transformRequest: ({ request, operationId }) => {
+        const body = bodyOf(request)
+        if (operationId !== 'generateProject' || !Array.isArray(body?.referenceImageUrls)) return request
+        return withBody(request, { ...body, referenceImageUrls: body.referenceImageUrls.slice(0, 20) })
+      },
+    },
+  },
+  {
+    name: 'revoked keys accepted',
+    grep: /^auth\.revoked-key$/,
+    scenario: 'auth.revoked-key',
+    clause: 'Authentication',
+    hooks: {
+      authenticate: (header, standard, world) => {
+        try {
+          return standard(header)
+        } catch (error) {
+          const token = header?.replace(/^Bearer\s+/i, '') ?? ''
+          const key = world.apiKeyByValue(token)
+          if (key === undefined) throw error
+          return { key, user: world.users.get(key.userId)!, team: world.teams.get(key.teamId)! }
+        }
+      },
+    },
+  },
+  {
+    name: 'the rate limit counted per key instead of per user',
+    grep: /^rate-limit\.per-user$/,
+    scenario: 'rate-limit.per-user',
+    clause: 'Limits',
+    hooks: { rateLimit: (principal, standard) => standard(principal.key.id) },
+  },
+  {
+    name: 'a rename changes the slug',
+    grep: /^projects\.rename$/,
+    scenario: 'projects.rename',
+    clause: /renameProject/,
+    hooks: {
+      wrapOperation: wrap('renameProject', (handler) => async (ctx) => {
+        const result = await handler(ctx)
+        const project = ctx.world.projectBySlug(ctx.params.slug!)!
+        await ctx.world.projects.update(project.id, (draft) => void (draft.slug = `${slugify(ctx.body.name, 30)}-${project.id.slice(-4)}`))
+        return result
+      }),
+    },
+  },
+  {
+    name: 'a duplicate starts published',
+    grep: /^projects\.duplicate$/,
+    scenario: 'projects.duplicate',
+    clause: 'States and transitions › Project publication',
+    hooks: {
+      wrapOperation: wrap('duplicateProject', (handler) => async (ctx) => {
+        const result = await handler(ctx)
+        await ctx.world.projects.update(result.projectId, (draft) => void (draft.publishedAt = ctx.env.clock.iso()))
+        return result
+      }),
+    },
+  },
+  {
+    name: 'errors without X-Service-Error-Code',
+    grep: /^projects\.not-found$/,
+    scenario: 'projects.not-found',
+    clause: 'Errors',
+    hooks: {
+      transformResponse: (_, response) => {
+        const { 'x-service-error-code': _code, ...headers } = response.headers
+        return { ...response, headers }
+      },
+    },
+  },
+  {
+    name: 'a 201-character name accepted on create (cut to 200)',
+    grep: /^projects\.create-bounds$/,
+    scenario: 'projects.create-bounds',
+    clause: 'Limits',
+    hooks: {
+      transformRequest: ({ request, operationId }) => {
+        const body = bodyOf(request)
+        if (operationId !== 'createProject' || typeof body?.name !== 'string') return request
+        return withBody(request, { ...body, name: body.name.slice(0, 200) })
+      },
+    },
+  },
+  {
+    name: 'a config write answers a versionId that is not the latest version',
+    grep: /^versions\.config$/,
+    scenario: 'versions.config',
+    clause: 'Versioning',
+    hooks: {
+      transformResponse: ({ operationId }, response) =>
+        operationId === 'updateProjectConfig' && response.status === 200 ? withJson(response, { ...jsonOf(response), versionId: 'ver_stale' }) : response,
+    },
+  },
+  {
+    name: 'unpublishing keeps publishedUrl',
+    grep: /^publishing\.state-machine$/,
+    scenario: 'publishing.state-machine',
+    clause: 'States and transitions › Project publication',
+    hooks: {
+      transformResponse: ({ operationId }, response) => {
+        if (operationId !== 'getProject' || response.status !== 200) return response
+        const detail = jsonOf(response)
+        return detail.publishedAt === null ? withJson(response, { ...detail, publishedUrl: `https://sites.example.net/${detail.slug}` }) : response
+      },
+    },
+  },
+  {
+    name: 'the published filter ignored',
+    grep: /^pagination\.published$/,
+    scenario: 'pagination.published',
+    clause: /listProjects/,
+    hooks: {
+      transformRequest: ({ request, operationId }) =>
+        operationId === 'listProjects' ? { ...request, query: request.query.split('&').filter((part) => !part.startsWith('published=')).join('&') } : request,
+    },
+  },
+  {
+    name: 'a 429 without the rate-limit headers',
+    grep: /^rate-limit\.429$/,
+    scenario: 'rate-limit.429',
+    clause: 'Errors',
+    hooks: {
+      transformResponse: (_, response) => {
+        if (response.status !== 429) return response
+        const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => !name.startsWith('x-ratelimit-')))
+        return { ...response, headers }
+      },
+    },
+  },
+  {
+    name: 'a slide update that resets the files it was not sent',
+    grep: /^slides\.update$/,
+    scenario: 'slides.update',
+    clause: /updateSlide/,
+    hooks: {
+      transformRequest: ({ request, operationId }) => {
+        const body = bodyOf(request)
+        if (operationId !== 'updateSlide' || typeof body?.files !== 'object' || body.files === null) return request
+        return withBody(request, { files: { 'slide.content.json': '{"title":"","blocks":[]}', 'slide.controls.json': '{"controls":[]}', ...body.files } })
+      },
+    },
+  },
+  {
+    name: 'date-times without an offset',
+    grep: /^projects\.list$/,
+    scenario: 'projects.list',
+    clause: /listProjects/,
+    hooks: {
+      transformResponse: ({ operationId }, response) => {
+        if (operationId !== 'listProjects' || response.status !== 200) return response
+        const page = jsonOf(response)
+        return withJson(response, { ...page, projects: page.projects.map((p: any) => ({ ...p, updatedAt: p.updatedAt.replace(/\.\d+Z$/, '') })) })
+      },
+    },
+  },
+  {
+    name: 'a missing prompt accepted (defaulted)',
+    grep: /^generation\.validation$/,
+    scenario: 'generation.validation',
+    clause: 'Limits',
+    hooks: {
+      transformRequest: ({ request, operationId }) => {
+        const body = bodyOf(request)
+        if (operationId !== 'generateProject' || body === undefined || body.prompt !== '') return request
+        return withBody(request, { ...body, prompt: 'Untitled presentation' })
+      },
+    },
+  },
+]
+
+/** An emulator with one defect, reached as a deployment with a control plane. */
+export function brokenEmulator(defect: Defect): PresentationEmulator {
+  return createEmulator({ clock: 'manual', rateLimit: 50, testHooks: defect.hooks, onError: () => undefined })
+}
+
+// --------------------------------------------------------------------- spec-legal
+
+const LIVE = 'live_'
+const CODES: Record<string, string> = {
+  VALIDATION_ERROR: 'bad_request',
+  UNAUTHORIZED: 'auth_required',
+  INSUFFICIENT_CREDITS: 'payment_required',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_ALLOWED: 'not_found',
+  PAYLOAD_TOO_LARGE: 'bad_request',
+  RATE_LIMITED: 'slow_down',
+  INTERNAL_ERROR: 'oops',
+  DISPATCH_FAILED: 'upstream',
+}
+const PUBLIC_ORIGIN = 'http://127.0.0.1:4010/sites/'
+const OTHER_HOST = 'https://published.example.net/'
+
+/** Deep-merges plain objects; arrays and other values replace. */
+function deepMerge(base: unknown, patch: unknown): unknown {
+  if (typeof base !== 'object' || base === null || Array.isArray(base) || typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch
+  const out: Record<string, unknown> = { ...(base as Record<string, unknown>) }
+  for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(out[key], value)
+  return out
+}
+
+/**
+ * A server that follows the spec and chose differently wherever it says "not
+ * shown": key prefix `live_`, its own error codes, projects listed by name
+ * with offset cursors (an undecodable cursor restarts the list), deep config
+ * merge with unknown keys dropped, 404 for a wrong method, 400 for a huge
+ * body, rate-limit headers only on 429 with a sliding window, credits
+ * charged at completion, generation that does not publish, other model names
+ * and duration texts, no create-slide or slide-guide at the emulator's
+ * paths, and published sites on another host.
+ */
+export function specLegalEmulator(): PresentationEmulator {
+  const windows = new Map<string, number[]>()
+  const charged = new Set<string>()
+  const hooks: TestHooks = {
+    authenticate: (header, standard) => {
+      const match = /^Bearer\s+(\S+)$/i.exec(header ?? '')
+      const token = match?.[1]
+      if (token === undefined || !token.startsWith(LIVE)) return standard(undefined)
+      return standard(`Bearer pres_${token.slice(LIVE.length)}`)
+    },
+    rateLimit: (principal, _standard, env) => {
+      const now = env.clock.now()
+      const log = (windows.get(principal.user.id) ?? []).filter((time) => time > now - 60_000)
+      windows.set(principal.user.id, log)
+      if (log.length >= 50) {
+        const wait = Math.max(1, Math.ceil((log[0]! + 60_000 - now) / 1000))
+        return { allowed: false, headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(wait), 'retry-after': String(wait) } }
+      }
+      log.push(now)
+      return { allowed: true, headers: {} }
+    },
+    transformRequest: ({ request, operationId, world }) => {
+      const body = bodyOf(request)
+      if (operationId === 'updateProjectConfig' && body?.config !== undefined && typeof body.config === 'object') {
+        const slug = decodeURIComponent(request.path.split('/')[3] ?? '')
+        const known = Object.fromEntries(Object.entries(body.config).filter(([key]) => (PROJECT_CONFIG_KEYS as string[]).includes(key)))
+        const stored = world.projectBySlug(slug)?.config ?? {}
+        const merged = deepMerge(stored, known) as Record<string, unknown>
+        // Send back only what the body touched, merged deeply with what is stored.
+        return withBody(request, { config: Object.fromEntries(Object.keys(known).map((key) => [key, merged[key]])) })
+      }
+      if (operationId === 'generateProject' && body?.model !== undefined) {
+        const models: Record<string, string> = { 'swift-1': 'fast', 'deep-2': 'quality' }
+        return withBody(request, { ...body, model: models[body.model] ?? `unknown-${body.model}` })
+      }
+      return request
+    },
+    wrapOperation: ((id: OperationId, handler: OperationHandler<any>): OperationHandler<any> => {
+      if (id === 'listProjects') {
+        return async (ctx) => {
+          const all: any[] = []
+          let cursor: string | undefined
+          do {
+            const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: 100, cursor } })
+            all.push(...page.projects)
+            cursor = page.nextCursor
+          } while (cursor !== undefined)
+          all.sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))
+          const offset = /^\d+$/.test(ctx.query.cursor ?? '') ? Number(ctx.query.cursor) : 0
+          const projects = all.slice(offset, offset + ctx.query.limit)
+          return offset + ctx.query.limit < all.length ? { projects, nextCursor: String(offset + ctx.query.limit) } : { projects }
+        }
+      }
+      if (id === 'generateProject') {
+        // Credits are charged at completion: give back the one taken at acceptance.
+        return async (ctx) => {
+          const result: any = await handler(ctx)
+          await ctx.world.teams.update(ctx.principal.team.id, (draft) => void (draft.credits += 1))
+          return result
+        }
+      }
+      if (id === 'getJobStatus') {
+        // Generation does not publish, and the credit is taken when the job is seen completed.
+        return async (ctx) => {
+          const job: any = await handler(ctx)
+          if (job.status === 'completed' && !charged.has(job.jobId)) {
+            charged.add(job.jobId)
+            const project = job.projectId === null ? undefined : ctx.world.projects.get(job.projectId)
+            if (project?.publishedAt) await unpublish(ctx.world, project.id)
+            const team = ctx.world.teams.get(job.teamId)
+            if (team !== undefined && team.credits > 0) await ctx.world.teams.update(team.id, (draft) => void (draft.credits -= 1))
+          }
+          const { publishedUrl: _p, ...rest } = job
+          return job.status === 'completed' ? { ...rest, finalDuration: 'PT3S' } : rest
+        }
+      }
+      return handler
+    }) as TestHooks['wrapOperation'],
+    transformResponse: ({ operationId }, response) => {
+      let out = response
+      if (operationId === 'createSlide' || operationId === 'getSlideGuide') {
+        out = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'No such route' }) }
+      }
+      if (out.status === 405) out = { ...out, status: 404, headers: Object.fromEntries(Object.entries(out.headers).filter(([name]) => name !== 'allow')) }
+      if (out.status === 413) out = { ...out, status: 400 }
+      const code = out.headers['x-service-error-code']
+      if (code !== undefined) out = { ...out, headers: { ...out.headers, 'x-service-error-code': CODES[code] ?? 'other' } }
+      if (operationId === 'generateProject' && out.status === 200) out = withJson(out, { ...jsonOf(out), estimatedDuration: 'about 4 minutes' })
+      if (out.body !== null && out.body.includes(PUBLIC_ORIGIN)) out = { ...out, body: out.body.split(PUBLIC_ORIGIN).join(OTHER_HOST) }
+      return out
+    },
+  }
+  return createEmulator({ clock: 'manual', rateLimit: 50, testHooks: hooks, onError: () => undefined })
+}
+
+/** The spec-legal server's keys: the fixture keys under its own prefix. */
+export const LIVE_KEYS = {
+  main: 'live_test_alice_acme',
+  other: 'live_test_bob',
+  revoked: 'live_test_revoked',
+  noCredits: 'live_test_bob',
+}
