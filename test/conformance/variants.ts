@@ -6,6 +6,7 @@
  */
 import type { TestHooks } from '../../src/api/test-hooks.js'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
+import type { RateDecision } from '../../src/core/rate-limiter.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { unpublish } from '../../src/model/publishing.js'
 import type { OperationHandler } from '../../src/operations/index.js'
@@ -337,7 +338,7 @@ export function specLegalEmulator(): PresentationEmulator {
       if (token === undefined || !token.startsWith(LIVE)) return standard(undefined)
       return standard(`Bearer pres_${token.slice(LIVE.length)}`)
     },
-    rateLimit: (principal, _standard, env) => {
+    rateLimit: (principal, _standard, env): RateDecision => {
       const now = env.clock.now()
       const log = (windows.get(principal.user.id) ?? []).filter((time) => time > now - 60_000)
       windows.set(principal.user.id, log)
@@ -366,7 +367,7 @@ export function specLegalEmulator(): PresentationEmulator {
     },
     wrapOperation: ((id: OperationId, handler: OperationHandler<any>): OperationHandler<any> => {
       if (id === 'listProjects') {
-        return async (ctx) => {
+        return async (ctx: any) => {
           const all: any[] = []
           let cursor: string | undefined
           do {
