@@ -32,6 +32,8 @@ export interface RunState {
   /** `operationId status` pairs answered and checked. */
   exercised: Set<string>
   jobTimeoutMs: number
+  /** Values scenarios share within a run (found once, used by many), by name. */
+  shared: Map<string, Promise<unknown>>
 }
 
 /** Thrown to stop a scenario that cannot go on (its failure is already recorded). */
@@ -109,6 +111,16 @@ export class ScenarioContext {
 
   note(text: string): void {
     this.notes.push(text)
+  }
+
+  /** A value computed once per run and shared by every scenario that asks for it by `name`. */
+  shared<T>(name: string, make: () => Promise<T>): Promise<T> {
+    let value = this.run.shared.get(name) as Promise<T> | undefined
+    if (value === undefined) {
+      value = make()
+      this.run.shared.set(name, value)
+    }
+    return value
   }
 
   // ---------------------------------------------------------------- actors

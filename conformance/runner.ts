@@ -150,6 +150,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       created: new Set(),
       exercised: new Set(),
       jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
+      shared: new Map(),
     }
     const targetInfo: Report['target'] = { kind: target.kind, baseUrl: target.baseUrl, emulator: target.emulatorChecks, controlPlane: target.control !== undefined }
     options.onStart?.({ runId, seed, target: targetInfo, scenarios: candidates.length })

@@ -95,8 +95,10 @@ export const paginationScenarios = [
       const main = await ctx.main()
       await atLeast(ctx, main, 5, 2)
       const all = await walk(ctx, main, 'listProjects', { limit: 100 })
-      const yes = await walk(ctx, main, 'listProjects', { limit: 3, published: true })
-      const no = await walk(ctx, main, 'listProjects', { limit: 3, published: false })
+      // A few pages each, whatever the account's size.
+      const limit = Math.max(1, Math.min(100, Math.ceil(all.items.length / 6)))
+      const yes = await walk(ctx, main, 'listProjects', { limit, published: true })
+      const no = await walk(ctx, main, 'listProjects', { limit, published: false })
       if (!all.complete || !yes.complete || !no.complete) ctx.abort('a walk did not finish')
       ctx.must(endpoint('listProjects'), 'published=true lists only published projects', yes.items.every((p) => p.publishedAt !== null), {
         actual: yes.items.filter((p) => p.publishedAt === null).map((p) => p.slug),

@@ -56,8 +56,8 @@ export async function createProject(ctx: ScenarioContext, actor: Actor, purpose:
  * A project of `actor`'s with at least one slide, that the scenario may change:
  * - with the emulator, a new project with slides added through the create-slide extension;
  * - otherwise a duplicate of an accessible project that has slides (so nothing of the
- *   account's own projects is touched), found on the first pages of the list;
- * - otherwise, with generation allowed, a generated project.
+ *   account's own projects is touched), found once per run on the first pages of the
+ *   list, or, with generation allowed, generated.
  * Skips the scenario when none can be had.
  */
 export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purpose: string): Promise<{ slug: string; slides: Array<{ id: string; name: string }> }> {
@@ -70,6 +70,20 @@ export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purp
     const { slides } = await ctx.ok(actor, 'listSlides', { params: { slug: project.slug } })
     return { slug: project.slug, slides }
   }
+  // Found once per run and key: an accessible project with slides (or a generated one), never changed itself.
+  const source = await ctx.shared(`slides-source:${actor.key}`, () => findProjectWithSlides(ctx, actor, purpose))
+  if (source === undefined) {
+    return ctx.skip('no project with slides is reachable: the spec does not show how to create slides (give a key with a project that has slides, or --allow-generation)')
+  }
+  const copy = await ctx.ok(actor, 'duplicateProject', { params: { slug: source } })
+  ctx.created(copy.projectSlug)
+  const copied = await ctx.ok(actor, 'listSlides', { params: { slug: copy.projectSlug } })
+  if (copied.slides.length === 0) ctx.abort(`the duplicate of ${source} has no slides`)
+  return { slug: copy.projectSlug, slides: copied.slides }
+}
+
+/** The slug of an accessible project with slides, from the first pages of the list, else a generated one. */
+async function findProjectWithSlides(ctx: ScenarioContext, actor: Actor, purpose: string): Promise<string | undefined> {
   let cursor: string | undefined
   for (let page = 0; page < 3; page++) {
     const list = await ctx.ok(actor, 'listProjects', { query: { limit: 20, ...(cursor === undefined ? {} : { cursor }) } })
@@ -77,12 +91,7 @@ export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purp
       const slides = await ctx.call(actor, 'listSlides', { params: { slug: item.slug } })
       if (slides.status !== 200) continue
       const body = ctx.expectShape<'listSlides'>(slides)
-      if (body === undefined || body.slides.length === 0) continue
-      const copy = await ctx.ok(actor, 'duplicateProject', { params: { slug: item.slug } })
-      ctx.created(copy.projectSlug)
-      const copied = await ctx.ok(actor, 'listSlides', { params: { slug: copy.projectSlug } })
-      if (copied.slides.length === 0) ctx.abort(`the duplicate of ${item.slug} has no slides`)
-      return { slug: copy.projectSlug, slides: copied.slides }
+      if (body !== undefined && body.slides.length > 0) return item.slug
     }
     if (list.nextCursor === undefined) break
     cursor = list.nextCursor
@@ -93,10 +102,10 @@ export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purp
     const done = await ctx.waitForJob(actor, job.jobId)
     if (done?.status === 'completed' && done.projectSlug !== null) {
       const { slides } = await ctx.ok(actor, 'listSlides', { params: { slug: done.projectSlug } })
-      if (slides.length > 0) return { slug: done.projectSlug, slides }
+      if (slides.length > 0) return done.projectSlug
     }
   }
-  return ctx.skip('no project with slides is reachable: the spec does not show how to create slides (give a key with a project that has slides, or --allow-generation)')
+  return undefined
 }
 
 export interface Walk<T> {
