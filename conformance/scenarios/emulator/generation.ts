@@ -10,6 +10,8 @@ export const emulatorGenerationScenarios = [
   emulatorScenario({
     id: 'emulator.generation',
     title: 'Generation: model ids fast and quality, estimated durations, credits charged at acceptance and refunded on failure, magic prompts, completion publishes',
+    // Alone: it counts on jobs still processing, and other scenarios' waits move the shared clock.
+    phase: 'last',
     async run(ctx) {
       const account = await ctx.freshAccount('generation', 3)
       const { templateId } = await ctx.control.createTemplate({ teamId: account.teamId!, name: 'House', slideCount: 3 })
