@@ -165,6 +165,16 @@ function override({ jsonSchema, zodSchema, io }: { jsonSchema: Record<string, un
       'x-emulator-choice': 'the emulator accepts `fast` (default) and `quality`; any other value is 400',
     })
   }
+  // A job's fields that appear only in some states, as JSON Schema conditionals (zod's refinement is code).
+  if (zodSchema === JobStatusResponse && io === 'output') {
+    jsonSchema.allOf = [
+      {
+        if: { properties: { status: { const: 'completed' } } },
+        else: { not: { anyOf: [{ required: ['finalDuration'] }, { required: ['publishedUrl'] }] } },
+      },
+      { if: { properties: { status: { const: 'failed' } } }, else: { not: { required: ['error'] } } },
+    ]
+  }
   // `format: date-time` says RFC 3339; zod's own pattern is narrower than the spec.
   if (jsonSchema.format === 'date-time') delete jsonSchema.pattern
   if (jsonSchema.format === 'uri' && typeof jsonSchema.pattern === 'string') {
