@@ -53,6 +53,8 @@ export interface TargetOptions {
   emulatorChecks?: boolean
   /** The target's time, for a test that drives a virtual clock. */
   clock?: Clock
+  /** The rate limit of an emulator the kit starts (default: the spec's 50 per minute). */
+  ownRateLimit?: number
 }
 
 /** A configuration error: exit code 2. */
@@ -91,7 +93,7 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     // An emulator of our own, through the package's public entry (loaded only when needed):
     // manual clock (waits are instant), the spec's rate limit.
     const { createEmulator } = await import('../src/index.js')
-    const emulator = createEmulator({ clock: 'manual', rateLimit: 50 })
+    const emulator = createEmulator({ clock: 'manual', rateLimit: options.ownRateLimit ?? 50 })
     await emulator.ready()
     let baseUrl = 'http://127.0.0.1:4010/v1'
     let doFetch: typeof fetch = emulator.fetch

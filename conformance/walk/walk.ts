@@ -1,0 +1,341 @@
+/**
+ * Model-based walks: random sequences of operations against a target and an
+ * in-process emulator side by side, compared on what the spec requires, with
+ * the emulator as the oracle. Built on fast-check's model-based testing
+ * (`fc.commands` with `fc.asyncModelRun`): a divergence is shrunk to the
+ * shortest sequence that still diverges, replaying against the target.
+ */
+import fc from 'fast-check'
+import { createControlClient, createClient, type ControlClient } from '../../src/client/index.js'
+import { ScenarioContext, type Actor, type RunState } from '../context.js'
+import { Pacer } from '../pacer.js'
+import { randomSeed, Rng } from '../random.js'
+import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
+import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
+import { curlCommand, redactedHeaders } from '../curl.js'
+import { applicable, Side, type Observation } from './sides.js'
+import { describeStep, stepArbitraries, type WalkStep } from './steps.js'
+
+export const WALK_FORMAT = 'presentation-conformance/walk@1'
+
+export interface WalkOptions extends TargetOptions {
+  /** Sequences to try. Default 100. */
+  runs?: number
+  /** The longest sequence. Default 30. */
+  steps?: number
+  seed?: number
+  /** Stop starting new runs after this long (ms). Default 5 minutes. */
+  timeBudgetMs?: number
+  /** Run these steps once (a saved counterexample) instead of random sequences. */
+  replay?: WalkStep[]
+  /** Called after every run. */
+  onRun?: (done: number) => void
+}
+
+/** One step as the report shows it: what was sent, what came back, what the oracle predicted. */
+export interface StepRecord {
+  index: number
+  step: WalkStep
+  description: string
+  target: { facts: Record<string, unknown>; exchanges: ExchangeSummary[]; curls: string[] }
+  predicted: Record<string, unknown>
+  divergence?: { fact: string; target: unknown; predicted: unknown }
+}
+
+export interface WalkResult {
+  format: typeof WALK_FORMAT
+  seed: number
+  runId: string
+  target: { kind: Target['kind']; baseUrl: string; controlPlane: boolean }
+  requested: { runs: number; steps: number }
+  /** Runs completed (fewer than requested when the time budget ran out). */
+  runs: number
+  stepsRun: number
+  interrupted: boolean
+  durationMs: number
+  /** The shortest sequence found that diverges, step by step. */
+  counterexample?: { steps: StepRecord[]; path: string | undefined; original: number | undefined }
+  createdProjects: string[]
+}
+
+class Divergence extends Error {
+  constructor(readonly record: StepRecord) {
+    super(`step ${record.index + 1} (${record.description}) diverges on ${record.divergence!.fact}`)
+  }
+}
+
+function summarize(exchange: Exchange): ExchangeSummary {
+  const headers: Record<string, string> = {}
+  for (const name of ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after']) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
+  return {
+    request: { method: exchange.request.method, url: exchange.request.url, headers: redactedHeaders(exchange.request.headers), ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }) },
+    response: { status: exchange.status, headers, body: exchange.text.length > 600 ? `${exchange.text.slice(0, 600)}…` : exchange.text },
+  }
+}
+
+/** The first fact both sides state differently; the status first. */
+export function firstDivergence(target: Record<string, unknown>, oracle: Record<string, unknown>): StepRecord['divergence'] {
+  const keys = ['status', ...Object.keys(oracle).filter((k) => k !== 'status')]
+  for (const key of keys) {
+    if (!(key in target) || !(key in oracle)) continue
+    if (JSON.stringify(target[key]) !== JSON.stringify(oracle[key])) return { fact: key, target: target[key], predicted: oracle[key] }
+  }
+  return undefined
+}
+
+const WALK_SCENARIO: Scenario = { id: 'walk', title: 'walk', kind: 'spec', needs: [], covers: [], run: async () => undefined }
+
+interface Sides {
+  target: Side
+  oracle: Side
+  log: StepRecord[]
+}
+
+interface Model {
+  handles: number
+  slideHandles: number
+}
+
+/** Runs a step on both sides, compares, keeps the sides' projects aligned. */
+async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
+  const index = sides.log.length
+  const target = await sides.target.run(step)
+  let oracle: Observation
+  if (step.op === 'copySlides' && target.made === undefined) {
+    // Nothing to copy on the target: nothing happens on either side.
+    oracle = { facts: { ...target.facts }, exchanges: [] }
+  } else {
+    oracle = await sides.oracle.run(step, target.mirror)
+  }
+  const divergence = firstDivergence(target.facts, oracle.facts)
+  if (divergence === undefined && target.made !== undefined && oracle.made !== undefined) {
+    const predicted = target.made.configPredicted && oracle.made.configPredicted
+    target.made.configPredicted = predicted
+    oracle.made.configPredicted = predicted
+    sides.target.handles.push(target.made)
+    sides.oracle.handles.push(oracle.made)
+  }
+  const record: StepRecord = {
+    index,
+    step,
+    description: describeStep(step),
+    target: { facts: target.facts, exchanges: target.exchanges.map(summarize), curls: target.exchanges.map((e) => curlCommand(e.request)) },
+    predicted: oracle.facts,
+    ...(divergence === undefined ? {} : { divergence }),
+  }
+  sides.log.push(record)
+  return record
+}
+
+class WalkCommand implements fc.AsyncCommand<Model, Sides> {
+  constructor(readonly step: WalkStep) {}
+  check(model: Readonly<Model>): boolean {
+    return applicable(this.step, model)
+  }
+  async run(model: Model, sides: Sides): Promise<void> {
+    const record = await execute(sides, this.step)
+    model.handles = sides.target.handles.length
+    model.slideHandles = sides.target.slideHandles().length
+    if (record.divergence !== undefined) throw new Divergence(record)
+  }
+  toString(): string {
+    return describeStep(this.step)
+  }
+}
+
+/**
+ * Walks a target against the emulator. Resolves with the result (with a
+ * shrunk counterexample when a divergence was found); throws
+ * `ConfigurationError` for a bad configuration.
+ */
+export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
+  const started = Date.now()
+  const seed = options.seed ?? randomSeed()
+  const runs = options.runs ?? 100
+  const maxSteps = options.steps ?? 30
+  if (!Number.isInteger(runs) || runs < 1) throw new ConfigurationError('--runs must be a whole number ≥ 1')
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new ConfigurationError('--steps must be a whole number ≥ 1')
+  const rng = new Rng(seed)
+  const runId = rng.fork('walk').token(6)
+  // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
+  const target = await resolveTarget({ ownRateLimit: 0, ...options })
+  const { createEmulator } = await import('../../src/index.js')
+  const oracleEmulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  try {
+    if (target.keys.main !== undefined) {
+      const status = (await target.client.raw({ operationId: 'listTeams', apiKey: target.keys.main }).catch((error: Error) => {
+        throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${error.message}`)
+      })).response.status
+      if (status === 401) throw new ConfigurationError('the target rejects the API key (GET /teams answered 401)')
+    }
+    if (!target.allowWrites) throw new ConfigurationError('a walk creates the projects it walks: pass --allow-writes')
+    const oracleControl: ControlClient = createControlClient({ url: 'http://127.0.0.1:4010', fetch: oracleEmulator.fetch })
+    const oracleTarget: Target = {
+      kind: 'in-process',
+      baseUrl: 'http://127.0.0.1:4010/v1',
+      client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: oracleEmulator.fetch }),
+      keys: {},
+      control: oracleControl,
+      emulatorChecks: true,
+      seededWorld: false,
+      allowWrites: true,
+      allowGeneration: true,
+      pace: false,
+      clock: {
+        now: async () => Date.parse((await oracleControl.clock()).now),
+        sleep: async (ms) => void (ms > 0 && (await oracleControl.advanceClock({ ms: Math.ceil(ms) }))),
+      },
+      close: async () => oracleEmulator.close(),
+    }
+    const state = (t: Target): RunState => ({
+      target: t,
+      pacer: new Pacer(t.clock, t.pace),
+      runId,
+      created: new Set(),
+      exercised: new Set(),
+      jobTimeoutMs: 600_000,
+      shared: new Map(),
+    })
+    const targetState = state(target)
+    const oracleState = state(oracleTarget)
+    const targetCtx = new ScenarioContext(targetState, WALK_SCENARIO, rng.fork('target'))
+    const oracleCtx = new ScenarioContext(oracleState, WALK_SCENARIO, rng.fork('oracle'))
+    // A project with slides to copy (the spec shows no way to make slides): found once per key on a
+    // deployment; made through the create-slide extension when the target is our emulator.
+    const sources = new Map<string, Promise<string | undefined>>()
+    const findSource = (actor: Actor) => () => {
+      let source = sources.get(actor.key)
+      if (source === undefined) {
+        source = (async () => {
+          if (target.control !== undefined) {
+            const made = await targetCtx.send(actor, { operationId: 'createProject', body: { name: targetCtx.name('slides source') } })
+            const slug = (made.json as { projectSlug?: string })?.projectSlug
+            if (made.status !== 200 || slug === undefined) return undefined
+            targetCtx.created(slug)
+            for (const name of ['Cover', 'Agenda', 'Numbers']) await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } })
+            return slug
+          }
+          const list = await targetCtx.send(actor, { operationId: 'listProjects', query: { limit: 20 } })
+          for (const item of ((list.json as { projects?: Array<{ slug: string }> })?.projects ?? [])) {
+            const slides = await targetCtx.send(actor, { operationId: 'listSlides', params: { slug: item.slug } })
+            if (slides.status === 200 && ((slides.json as { slides?: unknown[] }).slides?.length ?? 0) > 0) return item.slug
+          }
+          return undefined
+        })()
+        sources.set(actor.key, source)
+      }
+      return source
+    }
+
+    const setup = async (): Promise<{ model: Model; real: Sides }> => {
+      const targetActor: Actor =
+        target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await targetCtx.freshAccount('walk', 5)
+      const targetOther: Actor | undefined =
+        target.keys.other !== undefined ? { key: target.keys.other, label: 'other' } : target.control !== undefined ? await targetCtx.freshAccount('walk other') : undefined
+      const oracleActor = await oracleCtx.freshAccount('walk', 5)
+      const oracleOther = await oracleCtx.freshAccount('walk other')
+      const real: Sides = {
+        target: new Side('target', targetCtx, targetActor, targetOther, findSource(targetActor)),
+        oracle: new Side('oracle', oracleCtx, oracleActor, oracleOther, async () => undefined),
+        log: [],
+      }
+      // Every run starts with a project of its own, so the first steps have one to work on.
+      const first = await execute(real, { op: 'create', name: 'Walk start' })
+      if (first.divergence !== undefined) throw new Divergence(first)
+      return { model: { handles: real.target.handles.length, slideHandles: 0 }, real }
+    }
+
+    const allowance = { writes: true, generation: target.allowGeneration, otherTeamKey: target.keys.other !== undefined || target.control !== undefined }
+    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'createdProjects'> = {
+      format: WALK_FORMAT,
+      seed,
+      runId,
+      target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
+      requested: { runs: options.replay === undefined ? runs : 1, steps: options.replay?.length ?? maxSteps },
+    }
+
+    /** Runs `steps` once, as asyncModelRun would, and returns the log. */
+    const replay = async (steps: WalkStep[]): Promise<StepRecord[]> => {
+      const { model, real } = await setup()
+      for (const step of steps) {
+        if (!applicable(step, model)) continue
+        const record = await execute(real, step)
+        model.handles = real.target.handles.length
+        model.slideHandles = real.target.slideHandles().length
+        if (record.divergence !== undefined) break
+      }
+      return real.log
+    }
+
+    if (options.replay !== undefined) {
+      const log = await replay(options.replay)
+      const diverged = log.some((r) => r.divergence !== undefined)
+      return {
+        ...base,
+        runs: 1,
+        stepsRun: log.length,
+        interrupted: false,
+        durationMs: Date.now() - started,
+        ...(diverged ? { counterexample: { steps: log, path: undefined, original: undefined } } : {}),
+        createdProjects: [...targetState.created].sort(),
+      }
+    }
+
+    let stepsRun = 0
+    let done = 0
+    const property = fc.asyncProperty(fc.commands(stepArbitraries(allowance).map((arb) => arb.map((step) => new WalkCommand(step))), { maxCommands: maxSteps, size: 'max' }), async (commands) => {
+      await fc.asyncModelRun(async () => {
+        const run = await setup()
+        const log = run.real.log
+        const original = log.push.bind(log)
+        log.push = (...items: StepRecord[]) => {
+          stepsRun += items.length
+          return original(...items)
+        }
+        return run
+      }, commands)
+    })
+    const details = await fc.check(property, {
+      seed,
+      numRuns: runs,
+      interruptAfterTimeLimit: options.timeBudgetMs ?? 300_000,
+      markInterruptAsFailure: false,
+      reporter: (run) => {
+        done = run.numRuns
+        options.onRun?.(done)
+      },
+    })
+    let counterexample: WalkResult['counterexample']
+    if (details.failed && details.counterexample !== null) {
+      // fast-check wraps each command and marks the ones that ran in the failing sequence.
+      const wrapped = [...(details.counterexample[0] as Iterable<{ cmd: WalkCommand; hasRan: boolean }>)]
+      const steps = wrapped.filter((w) => w.hasRan).map((w) => w.cmd.step)
+      const log = await replay(steps)
+      counterexample = { steps: log, path: details.counterexamplePath ?? undefined, original: undefined }
+      if (!log.some((r) => r.divergence !== undefined)) {
+        // It diverged while shrinking but not on a replay: report the error fast-check saw.
+        counterexample.steps.push({
+          index: log.length,
+          step: steps.at(-1)!,
+          description: `not reproduced on replay: ${String((details.errorInstance as Error | undefined)?.message ?? 'unknown')}`,
+          target: { facts: {}, exchanges: [], curls: [] },
+          predicted: {},
+        })
+      }
+    } else if (details.failed) {
+      throw (details.errorInstance as unknown as Error | undefined) ?? new Error('the walk failed without a counterexample')
+    }
+    return {
+      ...base,
+      runs: details.numRuns,
+      stepsRun,
+      interrupted: details.interrupted,
+      durationMs: Date.now() - started,
+      ...(counterexample === undefined ? {} : { counterexample }),
+      createdProjects: [...targetState.created].sort(),
+    }
+  } finally {
+    await target.close()
+    await oracleEmulator.close()
+  }
+}

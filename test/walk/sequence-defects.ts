@@ -1,0 +1,243 @@
+/**
+ * Sequence defects: servers whose every single answer looks right, but whose
+ * answers disagree with each other after a certain sequence. Built from the
+ * emulator through its test-only hooks, for the walk's tests.
+ */
+import type { TestHooks } from '../../src/api/test-hooks.js'
+import type { EmulatorResponse } from '../../src/core/exchange.js'
+import { createEmulator, type PresentationEmulator } from '../../src/index.js'
+import { unpublish } from '../../src/model/publishing.js'
+import type { OperationHandler } from '../../src/operations/index.js'
+import type { OperationId } from '../../src/schemas/index.js'
+
+export interface SequenceDefect {
+  name: string
+  make(): TestHooks
+}
+
+type Wrappers = Partial<{ [Id in OperationId]: (handler: OperationHandler<Id>) => OperationHandler<Id> }>
+
+function wrapping(wrappers: Wrappers): TestHooks['wrapOperation'] {
+  return ((id: OperationId, handler: OperationHandler<OperationId>) => {
+    const wrap = wrappers[id] as ((h: OperationHandler<OperationId>) => OperationHandler<OperationId>) | undefined
+    return wrap === undefined ? handler : wrap(handler)
+  }) as TestHooks['wrapOperation']
+}
+
+function jsonOf(response: EmulatorResponse): any {
+  return response.body === null ? undefined : JSON.parse(response.body)
+}
+
+export const SEQUENCE_DEFECTS: SequenceDefect[] = [
+  {
+    name: 'a duplicate shares its config with its source',
+    make() {
+      const links = new Map<string, string[]>()
+      const link = (a: string, b: string) => {
+        links.set(a, [...(links.get(a) ?? []), b])
+        links.set(b, [...(links.get(b) ?? []), a])
+      }
+      return {
+        wrapOperation: wrapping({
+          duplicateProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            link(ctx.world.projectBySlug(ctx.params.slug!)!.id, result.projectId)
+            return result
+          },
+          updateProjectConfig: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const project = ctx.world.projectBySlug(ctx.params.slug!)!
+            for (const id of links.get(project.id) ?? []) await ctx.world.projects.update(id, (draft) => void (draft.config = structuredClone(project.config)))
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a second rename changes the slug',
+    make() {
+      const renames = new Map<string, number>()
+      return {
+        wrapOperation: wrapping({
+          renameProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const project = ctx.world.projectBySlug(ctx.params.slug!)!
+            const count = (renames.get(project.id) ?? 0) + 1
+            renames.set(project.id, count)
+            if (count === 2) await ctx.world.projects.update(project.id, (draft) => void (draft.slug = `${draft.slug}-renamed`))
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a list cached before a rename',
+    make() {
+      const cache = new Map<string, unknown>()
+      return {
+        wrapOperation: wrapping({
+          listProjects: (handler) => async (ctx) => {
+            const key = `${ctx.principal.key.id} ${JSON.stringify(ctx.query)}`
+            const cached = cache.get(key) as Awaited<ReturnType<typeof handler>> | undefined
+            const fresh = await handler(ctx)
+            // Stale names, fresh membership: the cache only refreshes items it has not seen.
+            if (cached !== undefined) {
+              const names = new Map(cached.projects.map((p) => [p.id, p.name]))
+              const stale = { ...fresh, projects: fresh.projects.map((p) => ({ ...p, name: names.get(p.id) ?? p.name })) }
+              cache.set(key, stale)
+              return stale
+            }
+            cache.set(key, fresh)
+            return fresh
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'an unpublished project stays in the published=true list',
+    make() {
+      const everPublished = new Set<string>()
+      return {
+        wrapOperation: wrapping({
+          publishProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            everPublished.add(ctx.world.projectBySlug(ctx.params.slug!)!.id)
+            return result
+          },
+          listProjects: (handler) => async (ctx) => {
+            const page = await handler(ctx)
+            if (ctx.query.published !== 'true' || ctx.query.cursor !== undefined) return page
+            const extra = [...everPublished]
+              .map((id) => ctx.world.projects.get(id)!)
+              .filter((p) => p.publishedAt === null && !page.projects.some((x) => x.id === p.id))
+              .map((p) => ({ id: p.id, slug: p.slug, name: p.name, publishedAt: p.updatedAt, updatedAt: p.updatedAt, editorUrl: `http://127.0.0.1:4010/editor/${p.slug}` }))
+            return { ...page, projects: [...extra, ...page.projects].slice(0, ctx.query.limit) }
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a config write with tokens drops the other keys',
+    make() {
+      return {
+        wrapOperation: wrapping({
+          updateProjectConfig: (handler) => async (ctx) => {
+            if (ctx.body.config.tokens !== undefined) {
+              const project = ctx.world.projectBySlug(ctx.params.slug!)
+              if (project !== undefined) await ctx.world.projects.update(project.id, (draft) => void (draft.config = {}))
+            }
+            return handler(ctx)
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'renaming a duplicate renames its source',
+    make() {
+      const sourceOf = new Map<string, string>()
+      return {
+        wrapOperation: wrapping({
+          duplicateProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            sourceOf.set(result.projectId, ctx.world.projectBySlug(ctx.params.slug!)!.id)
+            return result
+          },
+          renameProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const source = sourceOf.get(ctx.world.projectBySlug(ctx.params.slug!)!.id)
+            if (source !== undefined) await ctx.world.projects.update(source, (draft) => void (draft.name = ctx.body.name))
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'publishing brings back the name the project was created with',
+    make() {
+      const original = new Map<string, string>()
+      return {
+        wrapOperation: wrapping({
+          createProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            original.set(result.projectId, ctx.world.projects.get(result.projectId)!.name)
+            return result
+          },
+          publishProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const project = ctx.world.projectBySlug(ctx.params.slug!)!
+            const name = original.get(project.id)
+            if (name !== undefined) await ctx.world.projects.update(project.id, (draft) => void (draft.name = name))
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'only the first config write moves latestVersion',
+    make() {
+      const written = new Set<string>()
+      return {
+        transformResponse: ({ operationId, request }, response) => {
+          if (operationId !== 'updateProjectConfig' || response.status !== 200) return response
+          const slug = request.path.split('/')[3]!
+          if (!written.has(slug)) {
+            written.add(slug)
+            return response
+          }
+          return { ...response, body: JSON.stringify({ ...jsonOf(response), versionId: `${jsonOf(response).versionId}-pending` }) }
+        },
+      }
+    },
+  },
+  {
+    name: 'unpublishing a duplicate unpublishes its source',
+    make() {
+      const sourceOf = new Map<string, string>()
+      return {
+        wrapOperation: wrapping({
+          duplicateProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            sourceOf.set(result.projectId, ctx.world.projectBySlug(ctx.params.slug!)!.id)
+            return result
+          },
+          unpublishProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const source = sourceOf.get(ctx.world.projectBySlug(ctx.params.slug!)!.id)
+            if (source !== undefined) await unpublish(ctx.world, source)
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'the editor URL changes after a rename',
+    make() {
+      const renamed = new Set<string>()
+      return {
+        wrapOperation: wrapping({
+          renameProject: (handler) => async (ctx) => {
+            renamed.add(ctx.params.slug!)
+            return handler(ctx)
+          },
+        }),
+        transformResponse: ({ operationId, request }, response) => {
+          if (operationId !== 'getProject' || response.status !== 200 || !renamed.has(request.path.split('/')[3]!)) return response
+          const detail = jsonOf(response)
+          return { ...response, body: JSON.stringify({ ...detail, editorUrl: `${detail.editorUrl}?v=2` }) }
+        },
+      }
+    },
+  },
+]
+
+export function sequenceDefectEmulator(defect: SequenceDefect): PresentationEmulator {
+  return createEmulator({ clock: 'manual', rateLimit: 0, testHooks: defect.make(), onError: () => undefined })
+}
