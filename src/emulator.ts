@@ -184,7 +184,14 @@ export class Emulator {
 
   /** The whole service: answers one request. Never throws. */
   async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
-    const response = await this.#dispatch(request)
+    let response: EmulatorResponse
+    try {
+      response = await this.#dispatch(request)
+    } catch (error) {
+      // The API and the control plane answer their own errors; this catches the rest (pages), never a bare 500.
+      this.#options.onError(error)
+      response = fail.internal('an unexpected error occurred; see the emulator log').toResponse()
+    }
     Object.assign(response.headers, CORS_HEADERS)
     return response
   }
