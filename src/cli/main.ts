@@ -220,7 +220,11 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
   let stateFile: StateFile | undefined
   let stateLoaded = false
   if (flags.state !== undefined) {
-    stateFile = new StateFile(flags.state, emulator, { onError: (error) => logError(`cannot save state: ${(error as Error).message}`) })
+    stateFile = new StateFile(flags.state, emulator, {
+      onError: (error) =>
+        logError(`cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`),
+      onRecover: () => logError(`state saved to ${flags.state} again`),
+    })
     try {
       stateLoaded = await stateFile.load()
     } catch (error) {

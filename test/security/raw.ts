@@ -57,7 +57,7 @@ export async function rawConnect(port: number, host = '127.0.0.1'): Promise<RawC
     },
     closed: (timeoutMs = 10_000) =>
       until(
-        () => (closedAt === undefined ? undefined : { text: received, closed: true, afterMs: closedAt - started }),
+        () => (closedAt === undefined ? undefined : { text: received, closed: true as boolean, afterMs: closedAt - started }),
         timeoutMs,
         () => ({ text: received, closed: false, afterMs: Date.now() - started }),
       ),
