@@ -255,12 +255,31 @@ export function listenHttp(
     if (Number(req.headers['content-length'] ?? 0) <= bodyLimitFor((req.method ?? 'GET').toUpperCase(), path)) res.writeContinue()
     onRequest(req, res)
   })
+  // CONNECT (a proxy tunnel): node:http would drop the socket without a word when nothing listens for it.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    lingering.add(socket)
+    socket.end(rawResponse(fail.methodNotAllowed(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).toResponse()))
+    const timer = setTimeout(() => socket.destroy(), 1_000)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  })
   // node:http's own refusals (a malformed request, headers over 16 KiB, a
   // request not received in time) get the API's error body and code.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
     if (lingering.has(socket) || error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
       socket.destroy()
+      return
+    }
+    if (error.code === 'HPE_CLOSED_CONNECTION' || (pending !== undefined && pending.req?.complete === true)) {
+      // Bytes after a request that asked to close, or a bad pipelined request behind one being
+      // answered: that answer goes out first, and the connection closes after it.
+      lingering.add(socket)
+      if (pending !== undefined && !pending.writableFinished) pending.once('finish', () => socket.destroySoon())
+      else socket.destroySoon()
+      const timer = setTimeout(() => socket.destroy(), FORCE_CLOSE_AFTER_MS)
+      timer.unref()
+      socket.once('close', () => clearTimeout(timer))
       return
     }
     lingering.add(socket)
