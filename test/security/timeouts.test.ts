@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { listenHttp, type RunningServer } from '../../src/node/http-server.js'
+import { ensureBuilt, it as cliIt } from '../support/cli.js'
 import { parseRawResponse, rawConnect } from './raw.js'
 
 /**
@@ -127,5 +128,30 @@ describe("node:http's own refusals get the API's error body", () => {
       console.error = original
       await broken.close(100)
     }
+  })
+})
+
+describe('the timeout flags of the CLI', () => {
+  beforeAll(() => ensureBuilt(), 120_000)
+
+  cliIt('takes --headers-timeout, --request-timeout and --max-connections (also as env vars)', async ({ cli }) => {
+    const server = await cli.start(['--quiet', '--headers-timeout', '0.4', '--max-connections', '2'], { env: { PRESENTATION_EMULATOR_REQUEST_TIMEOUT: '0.8' } })
+    const slow = await rawConnect(server.port)
+    slow.socket.write('POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{')
+    const { text, afterMs } = await slow.closed(5_000)
+    expect(parseRawResponse(text).status).toBe(408)
+    expect(afterMs).toBeLessThan(4_000)
+    const held = await Promise.all([rawConnect(server.port), rawConnect(server.port)])
+    const extra = await rawConnect(server.port)
+    expect((await extra.closed(2_000)).closed).toBe(true)
+    for (const conn of held) conn.socket.destroy()
+  })
+
+  cliIt('refuses a headers timeout longer than the request timeout, and a bad value, with exit 2', async ({ cli }) => {
+    const longer = await cli.run(['--headers-timeout', '5', '--request-timeout', '1'])
+    expect(longer.code).toBe(2)
+    expect(longer.stderr).toMatch(/--headers-timeout \(5 s\) must not exceed --request-timeout \(1 s\)/)
+    expect((await cli.run(['--keep-alive-timeout', '0'])).code).toBe(2)
+    expect((await cli.run(['--max-connections', 'many'])).code).toBe(2)
   })
 })
