@@ -17,7 +17,7 @@ import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions
 
 const EXIT_CONFIG = 2
 
-function integer(name: string, min: number, max: number) {
+export function integer(name: string, min: number, max: number) {
   return (value: string) => {
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
     return Number(value)
@@ -30,7 +30,7 @@ function shard(value: string): { index: number; count: number } {
   return { index: Number(match[1]), count: Number(match[2]) }
 }
 
-function url(value: string): string {
+export function url(value: string): string {
   try {
     const parsed = new URL(value)
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error()
@@ -40,10 +40,9 @@ function url(value: string): string {
   }
 }
 
-export function conformanceCommand(): Command {
-  return new Command('presentation-conformance')
-    .description('Checks a Presentation Service deployment (or the emulator) against the published spec.')
-    .version(VERSION)
+/** The flags that say what to run against: shared by the suite and `walk`. */
+export function addTargetOptions(command: Command): Command {
+  return command
     .addOption(new Option('--target <kind>', 'without --base-url: "http" starts an emulator on a free port (default: in-process, no socket)').choices(['in-process', 'http']))
     .addOption(new Option('--base-url <url>', 'a deployment’s API base URL, ending in /v1').env('CONFORMANCE_BASE_URL').argParser(url))
     .addOption(new Option('--api-key <key>', 'the deployment’s API key for the main scenarios').env('CONFORMANCE_API_KEY'))
@@ -54,6 +53,14 @@ export function conformanceCommand(): Command {
     .addOption(new Option('--admin-token <token>', 'the control plane’s admin token').env('CONFORMANCE_ADMIN_TOKEN'))
     .option('--allow-writes', 'against a deployment: run scenarios that create and change projects')
     .option('--allow-generation', 'against a deployment: run scenarios that start generation jobs (spends credits)')
+}
+
+export function conformanceCommand(): Command {
+  return addTargetOptions(
+    new Command('presentation-conformance')
+      .description('Checks a Presentation Service deployment (or the emulator) against the published spec. `presentation-conformance walk --help` for model-based walks.')
+      .version(VERSION),
+  )
     .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
     .addOption(new Option('--seed <n>', 'seed of generated inputs (printed at the start)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
     .option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)')
@@ -73,7 +80,9 @@ Targets:
   --base-url URL --api-key K  a deployment; add --allow-writes / --allow-generation to run more
 
 Exit codes: 0 every scenario that ran passed, 1 a failure or a stale baseline entry,
-2 a configuration error (bad flag, unreachable target, rejected key, nothing able to run).`,
+2 a configuration error (bad flag, unreachable target, rejected key, nothing able to run).
+
+Model-based walks: presentation-conformance walk --help`,
     )
 }
 
@@ -102,6 +111,10 @@ interface Flags {
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: readonly string[], io: { out: (text: string) => void; err: (text: string) => void } = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+  if (argv[2] === 'walk') {
+    const { walkMain } = await import('./walk/cli.js')
+    return walkMain([...argv.slice(0, 2), ...argv.slice(3)], io)
+  }
   const command = conformanceCommand()
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })

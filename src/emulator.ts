@@ -5,6 +5,7 @@ import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
 import { Faults } from './core/faults.js'
 import { Journal } from './core/journal.js'
 import { Mutex } from './core/mutex.js'
+import { OriginGuard } from './core/web-guard.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { ControlPlane } from './control/control-plane.js'
 import { ControlDispatcher, isControlPath } from './control/dispatch.js'
@@ -57,6 +58,7 @@ export class Emulator {
   readonly #jobs: JobScheduler
   readonly #api: ApiPipeline
   readonly #controlDispatch: ControlDispatcher
+  readonly #originGuard: OriginGuard
   readonly #changeListeners: Array<(change: Change<unknown> | { table: '*' }) => void> = []
   #world: World | undefined
   readonly #ready: Promise<void>
@@ -77,6 +79,7 @@ export class Emulator {
     this.control = new ControlPlane(this)
     this.#api = new ApiPipeline(this, resolved)
     this.#controlDispatch = new ControlDispatcher(this, resolved.onError)
+    this.#originGuard = new OriginGuard(resolved.allowedOrigins, () => [this.publicUrl, this.#listenOrigin ?? this.publicUrl, resolved.baseUrl.origin])
     this.#ready = this.#mutex.run(async () => this.#install(await buildWorld(resolved.fixtures, resolved.seed)))
     // A failed load is reported by ready() and by every request; never as an unhandled rejection.
     this.#ready.catch(() => undefined)
@@ -103,6 +106,17 @@ export class Emulator {
 
   get adminToken(): string | undefined {
     return this.#options.adminToken
+  }
+
+  /** Host names a server from `listen()` accepts besides loopback names (`allowedHosts`). */
+  get allowedHosts(): readonly string[] {
+    return this.#options.allowedHosts
+  }
+
+  /** The host name of the `publicUrl` option, which a server from `listen()` accepts too. */
+  get publicHost(): string | undefined {
+    const publicUrl = this.#options.publicUrl
+    return publicUrl === undefined ? undefined : new URL(publicUrl).hostname
   }
 
   /** The URLs handed out in responses. */
@@ -185,8 +199,14 @@ export class Emulator {
 
   /** The whole service: answers one request. Never throws. */
   async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
-    const response = await this.#dispatch(request)
-    Object.assign(response.headers, CORS_HEADERS)
+    let response: EmulatorResponse
+    try {
+      response = await this.#dispatch(request)
+    } catch (error) {
+      // The API and the control plane answer their own errors; this catches the rest (pages), never a bare 500.
+      this.#options.onError(error)
+      response = fail.internal('an unexpected error occurred; see the emulator log').toResponse()
+    }
     return response
   }
 
@@ -199,11 +219,25 @@ export class Emulator {
       }
     }
     const { path } = request
-    if (request.method === 'OPTIONS') return { ...PREFLIGHT, headers: { ...PREFLIGHT.headers } }
-    if (path === '/v1' || path.startsWith('/v1/')) return this.#api.handle(request)
-    if (isControlPath(path)) return this.#controlDispatch.handle(request)
-    if (isPagePath(path)) return handlePage(this, request)
-    if (path === OPENAPI_PATH) return serveOpenApi(request)
-    return fail.notFound('Route', `nothing is served at ${path}; the API is under /v1`).toResponse()
+    if (isControlPath(path) || isPagePath(path)) {
+      // The emulator's own paths answer only their own origin's pages (see core/web-guard.ts).
+      const guard = this.#originGuard
+      const response =
+        request.method === 'OPTIONS'
+          ? guard.preflight(request)
+          : (guard.refusal(request) ?? (isControlPath(path) ? await this.#controlDispatch.handle(request) : await handlePage(this, request)))
+      Object.assign(response.headers, guard.corsHeaders(request))
+      return response
+    }
+    const response =
+      request.method === 'OPTIONS'
+        ? { ...PREFLIGHT, headers: { ...PREFLIGHT.headers } }
+        : path === '/v1' || path.startsWith('/v1/')
+          ? await this.#api.handle(request)
+          : path === OPENAPI_PATH
+            ? await serveOpenApi(request)
+            : fail.notFound('Route', `nothing is served at ${path}; the API is under /v1`).toResponse()
+    Object.assign(response.headers, CORS_HEADERS)
+    return response
   }
 }

@@ -1,4 +1,5 @@
 import type { ClockMode } from './core/clock.js'
+import { normaliseOrigin } from './core/web-guard.js'
 import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
 import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
@@ -28,6 +29,18 @@ export interface EmulatorOptions {
   rateLimit?: number
   /** When set, `/_emulator/*` requires `Authorization: Bearer <adminToken>`. */
   adminToken?: string
+  /**
+   * Origins of web pages that may drive the control plane and read the
+   * pages cross-origin (CORS), besides the emulator's own origin
+   * (`--allowed-origin`). Default none.
+   */
+  allowedOrigins?: readonly string[]
+  /**
+   * Host names accepted in the `Host` header by a server from `listen()`
+   * besides loopback names and the `publicUrl` host (`--allowed-host`).
+   * Default none.
+   */
+  allowedHosts?: readonly string[]
   /** Check every 200 response against its schema and answer 500 on a mismatch (for the emulator's own tests). */
   validateResponses?: boolean
   /** How many requests the journal keeps. Default 10,000. */
@@ -57,6 +70,8 @@ export interface ResolvedOptions {
   clockStart: number
   rateLimit: number
   adminToken: string | undefined
+  allowedOrigins: ReadonlySet<string>
+  allowedHosts: readonly string[]
   validateResponses: boolean
   journalSize: number
   onRequest: ((entry: JournalEntry) => void) | undefined
@@ -88,6 +103,18 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       throw new TypeError(`publicUrl is not an absolute URL: ${options.publicUrl}`)
     }
   }
+  const allowedOrigins = new Set<string>()
+  for (const origin of options.allowedOrigins ?? []) {
+    try {
+      allowedOrigins.add(normaliseOrigin(origin))
+    } catch {
+      throw new TypeError(`allowedOrigins: not an http(s) origin: ${origin}`)
+    }
+  }
+  const allowedHosts = (options.allowedHosts ?? []).map((host) => {
+    if (typeof host !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new TypeError(`allowedHosts: not a host name: ${host}`)
+    return host.toLowerCase()
+  })
   const fixtures = parseFixtures(options.fixtures ?? BUILT_IN_FIXTURES)
   const clockStart =
     options.clockStart === undefined
@@ -106,6 +133,8 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     clockStart,
     rateLimit,
     adminToken: options.adminToken,
+    allowedOrigins,
+    allowedHosts,
     validateResponses: options.validateResponses ?? false,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     onRequest: options.onRequest,

@@ -50,7 +50,11 @@ export function buildEmulator(options: EmulatorOptions, listen: Listen): Present
     handle,
     async listen(listenOptions = {}) {
       await emulator.ready()
-      const server = await listen(handle, listenOptions)
+      const server = await listen(handle, {
+        allowedHosts: emulator.allowedHosts,
+        publicHost: emulator.publicHost,
+        ...listenOptions,
+      })
       emulator.setListenOrigin(server.origin)
       servers.push(server)
       return server

@@ -309,8 +309,11 @@ export class Side {
         const e = await this.#slides(exchanges, h)
         if (!status(e)) return { facts, exchanges }
         const names = ((json(e).slides ?? []) as Array<{ name: string }>).map((s) => s.name)
-        facts.count = names.length
-        if (h.slideNames !== undefined) facts.names = [...names].sort()
+        // A generated project's slides are the generator's: nothing to predict.
+        if (h.slideNames !== undefined) {
+          facts.count = names.length
+          facts.names = [...names].sort()
+        }
         return { facts, exchanges }
       }
       case 'updateSlide': {

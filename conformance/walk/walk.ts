@@ -53,8 +53,12 @@ export interface WalkResult {
   stepsRun: number
   interrupted: boolean
   durationMs: number
-  /** The shortest sequence found that diverges, step by step. */
-  counterexample?: { steps: StepRecord[]; path: string | undefined; original: number | undefined }
+  /**
+   * The shortest sequence found that diverges, step by step (the first step,
+   * the project every run starts with, included), and the steps to replay it
+   * (that first step left out: every run makes it).
+   */
+  counterexample?: { steps: StepRecord[]; replay: WalkStep[]; path: string | undefined }
   createdProjects: string[]
 }
 
@@ -276,7 +280,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
         stepsRun: log.length,
         interrupted: false,
         durationMs: Date.now() - started,
-        ...(diverged ? { counterexample: { steps: log, path: undefined, original: undefined } } : {}),
+        ...(diverged ? { counterexample: { steps: log, replay: options.replay, path: undefined } } : {}),
         createdProjects: [...targetState.created].sort(),
       }
     }
@@ -311,7 +315,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       const wrapped = [...(details.counterexample[0] as Iterable<{ cmd: WalkCommand; hasRan: boolean }>)]
       const steps = wrapped.filter((w) => w.hasRan).map((w) => w.cmd.step)
       const log = await replay(steps)
-      counterexample = { steps: log, path: details.counterexamplePath ?? undefined, original: undefined }
+      counterexample = { steps: log, replay: steps, path: details.counterexamplePath ?? undefined }
       if (!log.some((r) => r.divergence !== undefined)) {
         // It diverged while shrinking but not on a replay: report the error fast-check saw.
         counterexample.steps.push({

@@ -1,4 +1,5 @@
-import { bodyLimitFor, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
+import { bodyLimitFor } from './body-limits.js'
 
 /**
  * Maps a URL onto the emulator's own paths: anything under the base path
@@ -28,21 +29,53 @@ export async function fromFetchRequest(request: Request, basePath: string): Prom
     headers[name] = value
   })
   const path = emulatorPath(url.pathname, basePath)
-  let body: Uint8Array | null = null
-  let bodyTooLarge = false
-  if (request.body !== null) {
-    const bytes = new Uint8Array(await request.arrayBuffer())
-    if (bytes.byteLength > bodyLimitFor(path)) bodyTooLarge = true
-    else if (bytes.byteLength > 0) body = bytes
-  }
+  const method = request.method.toUpperCase()
+  const { body, tooLarge: bodyTooLarge } = await readBody(request, bodyLimitFor(method, path))
   return {
-    method: request.method.toUpperCase(),
+    method,
     path,
     query: url.search.slice(1),
     headers,
     body,
     bodyTooLarge,
   }
+}
+
+/**
+ * Reads a request body up to `limit` bytes, as the HTTP server does: a
+ * declared `Content-Length` over the limit is not read at all, and a
+ * streamed body is read only until it passes the limit (then cancelled).
+ */
+async function readBody(request: Request, limit: number): Promise<{ body: Uint8Array | null; tooLarge: boolean }> {
+  if (request.body === null) return { body: null, tooLarge: false }
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (declared > limit) {
+    // Not awaited: some sources (msw's interceptor) settle a cancel only once fully read.
+    request.body.cancel().catch(() => undefined)
+    return { body: null, tooLarge: true }
+  }
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      reader.cancel().catch(() => undefined)
+      return { body: null, tooLarge: true }
+    }
+    chunks.push(value)
+  }
+  if (size === 0) return { body: null, tooLarge: false }
+  if (chunks.length === 1) return { body: chunks[0]!, tooLarge: false }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return { body, tooLarge: false }
 }
 
 /** Converts the core's response value into a Fetch API `Response`. */

@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import { Command, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
+import { isLoopbackAddress } from '../core/web-guard.js'
 import type { Emulator, EmulatorOptions } from '../emulator.js'
 import type { RunningServer } from '../node/http-server.js'
 import type { StateFile } from '../node/state-file.js'
 import { VERSION } from '../version.js'
-import { parseBoolean, parseInteger, parseNonEmpty, parseTimeScale, parseUrl } from './options.js'
+import { SERVER_DEFAULTS } from '../node/server-defaults.js'
+import { collect, parseBoolean, parseHostName, parseInteger, parseNonEmpty, parseOrigin, parseSeconds, parseTimeScale, parseUrl } from './options.js'
 
 /** Exit codes: 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
 const EXIT_RUNTIME = 1
@@ -22,6 +24,12 @@ interface ServeFlags {
   state?: string
   publicUrl?: string
   adminToken?: string
+  allowedOrigin: string[]
+  allowedHost: string[]
+  headersTimeout: number
+  requestTimeout: number
+  keepAliveTimeout: number
+  maxConnections: number
   quiet?: boolean
   logFormat: 'text' | 'json'
 }
@@ -41,6 +49,12 @@ function withServeOptions(command: Command): Command {
     .addOption(new Option('--state <file>', 'load state from the file at start if it exists; save it on change and on exit').env(env('STATE')))
     .addOption(new Option('--public-url <url>', 'origin used in editorUrl / publishedUrl (default: the listen origin)').env(env('PUBLIC_URL')).argParser(parseUrl))
     .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator/*').env(env('ADMIN_TOKEN')).argParser(parseNonEmpty))
+    .addOption(new Option('--allowed-origin <origin>', 'a web origin that may drive the control plane and read the pages (repeatable)').env(env('ALLOWED_ORIGIN')).default([]).argParser(collect(parseOrigin)))
+    .addOption(new Option('--allowed-host <host>', 'a Host name accepted besides loopback names and the --public-url host (repeatable)').env(env('ALLOWED_HOST')).default([]).argParser(collect(parseHostName)))
+    .addOption(new Option('--headers-timeout <s>', 'seconds a client may take to send request headers').env(env('HEADERS_TIMEOUT')).default(SERVER_DEFAULTS.headersTimeoutMs, '10').argParser(parseSeconds))
+    .addOption(new Option('--request-timeout <s>', 'seconds a client may take to send a whole request, body included').env(env('REQUEST_TIMEOUT')).default(SERVER_DEFAULTS.requestTimeoutMs, '60').argParser(parseSeconds))
+    .addOption(new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection stays open').env(env('KEEP_ALIVE_TIMEOUT')).default(SERVER_DEFAULTS.keepAliveTimeoutMs, '5').argParser(parseSeconds))
+    .addOption(new Option('--max-connections <n>', 'the most connections open at once').env(env('MAX_CONNECTIONS')).default(SERVER_DEFAULTS.maxConnections).argParser(parseInteger(1, 1_000_000)))
     // Not `.env()`: commander would turn a boolean flag on whenever its env var exists, even as "false" or "0";
     // the env var is read by `quietFromEnv` instead.
     .addOption(new Option('--quiet', `print only the listening line, no request log (env: ${env('QUIET')}=true|false)`))
@@ -191,6 +205,8 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
     rateLimit: flags.rateLimit,
     publicUrl: flags.publicUrl,
     adminToken: flags.adminToken,
+    allowedOrigins: flags.allowedOrigin,
+    allowedHosts: flags.allowedHost,
     onRequest: flags.quiet ? undefined : (entry) => log(json ? JSON.stringify({ type: 'request', ...entry }) : formatRequest(entry)),
     onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
   })
@@ -204,7 +220,11 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
   let stateFile: StateFile | undefined
   let stateLoaded = false
   if (flags.state !== undefined) {
-    stateFile = new StateFile(flags.state, emulator, { onError: (error) => logError(`cannot save state: ${(error as Error).message}`) })
+    stateFile = new StateFile(flags.state, emulator, {
+      onError: (error) =>
+        logError(`cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`),
+      onRecover: () => logError(`state saved to ${flags.state} again`),
+    })
     try {
       stateLoaded = await stateFile.load()
     } catch (error) {
@@ -230,13 +250,27 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
 
   let server: RunningServer
   try {
-    server = await listenHttp((request) => emulator.handle(request), { port: flags.port, host: flags.host })
+    server = await listenHttp((request) => emulator.handle(request), {
+      port: flags.port,
+      host: flags.host,
+      allowedHosts: flags.allowedHost,
+      publicHost: emulator.publicHost,
+      headersTimeoutMs: flags.headersTimeout,
+      requestTimeoutMs: flags.requestTimeout,
+      keepAliveTimeoutMs: flags.keepAliveTimeout,
+      maxConnections: flags.maxConnections,
+    })
   } catch (error) {
     logError(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`)
     await stateFile?.close().catch(() => undefined)
     return EXIT_RUNTIME
   }
   emulator.setListenOrigin(server.origin)
+  if (flags.adminToken === undefined && !isLoopbackAddress(server.host)) {
+    logError(
+      `warning: listening on ${server.host} without --admin-token: anyone who can reach this address can drive the control plane (reset the world, read every API key). Set --admin-token, or listen on 127.0.0.1`,
+    )
+  }
 
   if (json) {
     log(
@@ -293,6 +327,12 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE)
     })
     .action(async (flags: ServeFlags) => {
+      if (flags.headersTimeout > flags.requestTimeout) {
+        program.error(`error: --headers-timeout (${flags.headersTimeout / 1000} s) must not exceed --request-timeout (${flags.requestTimeout / 1000} s)`, {
+          exitCode: EXIT_USAGE,
+          code: 'commander.invalidArgument',
+        })
+      }
       if (flags.quiet === undefined) {
         try {
           flags.quiet = quietFromEnv()

@@ -43,3 +43,41 @@ export function parseBoolean(value: string): boolean {
   if (FALSE.has(v)) return false
   throw new InvalidArgumentError('must be true or false (also 1/0, yes/no, on/off)')
 }
+
+/** A duration in seconds (decimals allowed), returned in milliseconds. */
+export function parseSeconds(value: string): number {
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+    throw new InvalidArgumentError('must be a number of seconds > 0 (decimals allowed, at most 86400)')
+  }
+  return Math.round(n * 1000)
+}
+
+/** A repeatable flag: every value (and every comma-separated part of one, as an env var gives) is appended. */
+export function collect(parse: (value: string) => string) {
+  return (value: string, previous: string[] | undefined): string[] => [
+    ...(previous ?? []),
+    ...value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '')
+      .map(parse),
+  ]
+}
+
+export function parseOrigin(value: string): string {
+  try {
+    const url = new URL(value)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol')
+    return url.origin
+  } catch {
+    throw new InvalidArgumentError('must be an http(s) origin, e.g. http://localhost:3000')
+  }
+}
+
+export function parseHostName(value: string): string {
+  if (!/^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/.test(value)) {
+    throw new InvalidArgumentError('must be a host name without port, e.g. emulator or decks.example.com')
+  }
+  return value.toLowerCase()
+}

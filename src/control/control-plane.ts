@@ -1,4 +1,5 @@
 import { fail } from '../core/errors.js'
+import { MAX_JSON_DEPTH, valueDepthExceeded } from '../core/json-depth.js'
 import type { JournalEntry } from '../core/journal.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import { createFaker, seedFrom } from '../content/random.js'
@@ -103,6 +104,8 @@ export class ControlPlane {
 
   /** Replaces the world with a state document, after validating all of it; an invalid one changes nothing. */
   async putState(input: unknown): Promise<StateSummary> {
+    const tooDeep = valueDepthExceeded(input)
+    if (tooDeep !== undefined) throw fail.validation(`not a valid state document: ${tooDeep}: nested deeper than ${MAX_JSON_DEPTH} levels`)
     const result = safeParse(StateDocument, input)
     if (!result.success) throw fail.validation(`not a valid state document: ${describeIssues(result.error.issues, [], 10)}`)
     const problems = integrityProblems(result.data)

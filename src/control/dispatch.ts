@@ -1,5 +1,5 @@
 import { fail, ServiceError } from '../core/errors.js'
-import { jsonResponse, MAX_CONTROL_BODY_BYTES, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
 import { dashboardFragment, dashboardPage, type DashboardSource } from '../pages/dashboard.js'
 import type { ControlPlane } from './control-plane.js'
@@ -48,10 +48,10 @@ export class ControlDispatcher {
       const match = this.#routes.match(request.method, request.path)
       if (match.kind === 'none') throw fail.notFound('Route', `no control-plane route at ${request.method} ${request.path}`)
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
-      if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_CONTROL_BODY_BYTES)) {
-        throw fail.payloadTooLarge(MAX_CONTROL_BODY_BYTES)
-      }
       const route: ControlRoute = match.data
+      if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > route.bodyLimit)) {
+        throw fail.payloadTooLarge(route.bodyLimit)
+      }
       const body = readJsonBody(request, false)
       const result = await route.run(host.control, {
         params: decodeParams(match.params),

@@ -31,13 +31,17 @@ export interface EmulatorResponse {
 /** The largest request body the API accepts; larger ones are answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-/** The largest body the control plane accepts (a whole state document can be big). */
-export const MAX_CONTROL_BODY_BYTES = 256 * 1024 * 1024
+/** The largest body of a state import (`PUT /_emulator/state`): a whole world can be big. */
+export const MAX_STATE_BODY_BYTES = 256 * 1024 * 1024
 
-/** The body limit of a path: the control plane's for `/_emulator`, the API's otherwise. */
-export function bodyLimitFor(path: string): number {
-  return path === '/_emulator' || path.startsWith('/_emulator/') ? MAX_CONTROL_BODY_BYTES : MAX_BODY_BYTES
-}
+/** The largest body of the other control-plane routes that take one (accounts, faults, …). */
+export const MAX_CONTROL_BODY_BYTES = 64 * 1024
+
+/**
+ * The largest body of a route that takes none (control-plane reads, deletes,
+ * `POST /reset`, pages): room for an empty JSON object some clients always send.
+ */
+export const MAX_NO_BODY_BYTES = 1024
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

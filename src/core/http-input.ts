@@ -1,5 +1,6 @@
 import { fail } from './errors.js'
 import type { EmulatorRequest } from './exchange.js'
+import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from './json-depth.js'
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -15,7 +16,8 @@ export function parseQuery(raw: string): Record<string, string> {
 
 /**
  * The JSON body of a request. An empty body is `{}` unless `required`;
- * bytes that are not UTF-8 or not JSON are a 400 saying so.
+ * bytes that are not UTF-8 or not JSON, or JSON nested deeper than
+ * `MAX_JSON_DEPTH` levels, are a 400 saying so.
  */
 export function readJsonBody(request: EmulatorRequest, required: boolean): unknown {
   const bytes = request.body
@@ -33,11 +35,17 @@ export function readJsonBody(request: EmulatorRequest, required: boolean): unkno
     if (required) throw fail.validation('a JSON request body is required')
     return {}
   }
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (error) {
     throw fail.invalidJson(`the body is not valid JSON (${(error as Error).message})`)
   }
+  if (typeof value === 'object' && value !== null) {
+    const tooDeep = jsonTextDepthExceeded(text)
+    if (tooDeep !== -1) throw fail.validation(`the body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects (at character ${tooDeep + 1})`)
+  }
+  return value
 }
 
 /** Percent-decodes path parameters; a malformed escape is a 400. */

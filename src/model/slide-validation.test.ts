@@ -266,7 +266,13 @@ describe('JSON file validation', () => {
     expect(() => JSON.parse(deep)).toThrow()
     expect(locateJsonSyntaxError(deep)).toBeUndefined()
     expect(checkSlideJson('slide.controls.json', deep)).toMatchObject({ file: 'slide.controls.json', line: 1, column: 200_001 })
-    expect(checkSlideJson('slide.controls.json', `${deep}${']'.repeat(200_000)}`)).toBeUndefined()
+    // Valid, but deeper than the nesting bound: refused where it passes the bound.
+    expect(checkSlideJson('slide.controls.json', `${deep}${']'.repeat(200_000)}`)).toEqual({
+      file: 'slide.controls.json',
+      line: 1,
+      column: 65,
+      message: 'Nested deeper than 64 levels of arrays and objects',
+    })
     // Moderate nesting is within jsonc-parser's reach.
     expect(checkSlideJson('slide.controls.json', `${'['.repeat(1000)}1 2${']'.repeat(1000)}`)).toMatchObject({
       line: 1,

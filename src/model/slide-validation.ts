@@ -1,6 +1,7 @@
 import { parse as parseModule, type ParseError, type ParserOptions } from '@babel/parser'
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncParseError, type ParseOptions } from 'jsonc-parser'
 import { fail } from '../core/errors.js'
+import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import { SLIDE_FILE_NAMES, type PartialSlideFiles, type SlideFileName } from '../schemas/index.js'
 
 /**
@@ -14,7 +15,7 @@ import { SLIDE_FILE_NAMES, type PartialSlideFiles, type SlideFileName } from '..
  * - `slide.content.json` and `slide.controls.json` must parse as JSON
  *   (exactly what `JSON.parse` accepts; when it rejects a file, Microsoft's
  *   jsonc-parser locates and names the error) and their top-level value
- *   must be an object or an array. A scalar can hold neither content
+ *   must be an object or an array, nested at most 64 levels deep. A scalar can hold neither content
  *   blocks nor a list of controls, so the emulator applies the same rule
  *   to both files.
  *
@@ -306,7 +307,12 @@ export function checkSlideJson(file: 'slide.content.json' | 'slide.controls.json
     if (found !== undefined) return { file, ...lineColumn(text, found.offset), message: found.message }
     return { file, ...positionFromEngineMessage(engineMessage, text) }
   }
-  if (typeof value === 'object' && value !== null) return undefined
+  if (typeof value === 'object' && value !== null) {
+    // Pages render what is stored: a file nested thousands of levels deep would overflow their stack.
+    const tooDeep = jsonTextDepthExceeded(text)
+    if (tooDeep === -1) return undefined
+    return { file, ...lineColumn(text, tooDeep), message: `Nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` }
+  }
   // JSON.parse accepted the text, so what precedes the value is JSON whitespace.
   const start = text.length - text.trimStart().length
   return {

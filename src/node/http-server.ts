@@ -1,14 +1,42 @@
-import { createServer, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { bodyLimitFor, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { bodyLimitFor } from '../adapters/body-limits.js'
+import { fail, ServiceError } from '../core/errors.js'
+import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
+import { hostAllowed, isLoopbackAddress } from '../core/web-guard.js'
+import { SERVER_DEFAULTS } from './server-defaults.js'
 
-/** Past this many bytes beyond its limit an oversized upload is cut off instead of drained. */
-const DRAIN_MARGIN = 64 * 1024 * 1024
+export { SERVER_DEFAULTS } from './server-defaults.js'
 
 export interface HttpServerOptions {
   port?: number
   host?: string
+  /** How long a client may take to send a request's headers, in ms (default 10 s); then 408. */
+  headersTimeoutMs?: number
+  /** How long a client may take to send a whole request, body included, in ms (default 60 s); then 408. */
+  requestTimeoutMs?: number
+  /** How long an idle keep-alive connection stays open, in ms (default 5 s). */
+  keepAliveTimeoutMs?: number
+  /** The most connections open at once (default 1,000); more are closed as they arrive. */
+  maxConnections?: number
+  /**
+   * Host names (no port) accepted in the `Host` header besides loopback
+   * names. When the server listens on a loopback address, or when this list
+   * is not empty, any other `Host` is refused with 403 (DNS rebinding).
+   */
+  allowedHosts?: readonly string[]
+  /** Another host name accepted in `Host` (the `--public-url` host); it does not turn the check on by itself. */
+  publicHost?: string
 }
+
+/**
+ * After an early 413 (or another answer given before the body was read) the
+ * server keeps reading, and discarding, at most this many bytes for at most
+ * `LINGER_MS`, then closes. A client that writes its whole body before it
+ * reads still finds the status, and no upload can hold the socket for long.
+ */
+export const LINGER_BYTES = 16 * 1024 * 1024
+export const LINGER_MS = 5_000
 
 /** A listening emulator server. */
 export interface RunningServer {
@@ -32,7 +60,6 @@ export interface RunningServer {
 /** How long `close()` waits for requests in flight before cutting them. */
 export const FORCE_CLOSE_AFTER_MS = 10_000
 
-
 function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean): void {
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
@@ -43,68 +70,224 @@ function send(res: ServerResponse, response: EmulatorResponse, closeConnection: 
   res.end(body)
 }
 
+/** A whole HTTP/1.1 response as bytes, with `Connection: close`, for a socket node:http no longer answers on. */
+function rawResponse(response: EmulatorResponse, head = false): Buffer {
+  const body = Buffer.from(response.body ?? '')
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`]
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (name === 'connection' || name === 'content-length') continue
+    lines.push(`${name}: ${value.replace(/[\r\n]/g, ' ')}`)
+  }
+  lines.push(`content-length: ${body.length}`, 'connection: close', '', '')
+  return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), head ? Buffer.alloc(0) : body])
+}
+
+/** The error body node:http's own refusals get (malformed request, headers too large, timeout). */
+function clientErrorResponse(code: string | undefined): EmulatorResponse {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ServiceError(431, 'HTTP_431', 'Request header fields too large', 'the request line and headers must fit in 16 KiB').toResponse()
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ServiceError(408, 'HTTP_408', 'Request timeout', 'the request was not received in time; see the README\'s "Security and limits"').toResponse()
+    default:
+      return fail.validation(`malformed HTTP request${code === undefined ? '' : ` (${code})`}`).toResponse()
+  }
+}
+
 /**
- * The node:http adapter: reads the request (at most the path's body limit
- * is kept; a larger body is drained and answered 413), hands it to `handle`, writes
- * the answer. It does not go through msw or the Fetch API, so it costs
- * little more than a bare node:http server.
+ * The node:http adapter: reads the request (at most the route's body
+ * limit), hands it to `handle`, writes the answer. It does not go through
+ * msw or the Fetch API, so it costs little more than a bare node:http server.
+ *
+ * A body over the limit is refused early: a `Content-Length` over it before
+ * a byte of the body is read, a streamed (chunked) body as soon as it passes
+ * it. The answer (the core's own: 401, 404 or 413, in the pipeline's order)
+ * goes out at once with `Connection: close`; the server then discards at most
+ * `LINGER_BYTES` more for at most `LINGER_MS` and closes.
  */
 export function listenHttp(
   handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
   options: HttpServerOptions = {},
 ): Promise<RunningServer> {
+  const headersTimeout = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs
+  const requestTimeout = options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs
+  if (!(headersTimeout > 0 && requestTimeout > 0 && headersTimeout <= requestTimeout)) {
+    throw new RangeError('headersTimeoutMs and requestTimeoutMs must be > 0, and headersTimeoutMs ≤ requestTimeoutMs')
+  }
   // Graceful close without per-request listeners: once stopping, every answer
   // (those in flight included, since they are sent after) carries
   // `Connection: close`, so keep-alive connections end with their request.
   let stopping = false
   let inFlight = 0
   let forced = false
-  const server = createServer((req, res) => {
+  /** Sockets answered early that only discard what still comes, until they close. */
+  const lingering = new WeakSet<Socket>()
+  let checkHost = false
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()))
+  if (options.publicHost !== undefined) allowedHosts.add(options.publicHost.toLowerCase())
+
+  const toRequest = (req: IncomingMessage, path: string, query: string, body: Uint8Array | null, bodyTooLarge: boolean): EmulatorRequest => ({
+    method: (req.method ?? 'GET').toUpperCase(),
+    path,
+    query,
+    // Node joins repeated headers (set-cookie aside, which the API never reads).
+    headers: req.headers as Record<string, string | undefined>,
+    body,
+    bodyTooLarge,
+  })
+
+  /** Writes `response` now, stops answering on this socket, discards what still comes (bounded), then closes. */
+  const answerEarly = (req: IncomingMessage, response: EmulatorResponse) => {
+    const socket = req.socket
+    if (lingering.has(socket) || socket.destroyed) return
+    lingering.add(socket)
+    let discarded = 0
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+    req.removeAllListeners('data')
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length
+      if (discarded > LINGER_BYTES) socket.destroy()
+    })
+    // Once the answer is flushed and the whole body has arrived, nothing is left unread: closing resets nothing.
+    let flushed = false
+    let received = false
+    req.once('end', () => {
+      received = true
+      if (flushed) socket.destroy()
+    })
+    req.resume()
+    socket.end(rawResponse(response, req.method === 'HEAD'), () => {
+      flushed = true
+      if (received) socket.destroy()
+    })
+  }
+
+  const refuse = (req: IncomingMessage, error: ServiceError) => answerEarly(req, error.toResponse())
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (checkHost && !hostAllowed(req.headers.host, allowedHosts)) {
+      refuse(req, new ServiceError(403, 'FORBIDDEN', 'Forbidden', `Host "${req.headers.host}" is not served here; start the emulator with --allowed-host to accept it`))
+      return
+    }
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      refuse(req, fail.validation('an HTTP/1.1 request needs a Host header'))
+      return
+    }
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const query = q === -1 ? '' : url.slice(q + 1)
-    const limit = bodyLimitFor(path)
-    const declared = Number(req.headers['content-length'] ?? 0)
-    let tooLarge = declared > limit
+    const method = (req.method ?? 'GET').toUpperCase()
+    const limit = bodyLimitFor(method, path)
+    const tooLarge = () => {
+      // The core answers (401, 404, 405 or 413, in its own order); the body is never read.
+      inFlight += 1
+      handle(toRequest(req, path, query, null, true))
+        .then(
+          (response) => answerEarly(req, response),
+          () => answerEarly(req, fail.payloadTooLarge(limit).toResponse()),
+        )
+        .finally(() => {
+          inFlight -= 1
+        })
+    }
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      // Read nothing meanwhile: the discarding starts with the answer.
+      req.pause()
+      tooLarge()
+      return
+    }
     let size = 0
     const chunks: Buffer[] = []
+    let refused = false
     req.on('data', (chunk: Buffer) => {
+      if (refused) return
       size += chunk.length
-      if (size > limit) tooLarge = true
-      if (size > limit + DRAIN_MARGIN) req.destroy()
-      else if (!tooLarge) chunks.push(chunk)
+      if (size > limit) {
+        refused = true
+        chunks.length = 0
+        req.pause()
+        tooLarge()
+      } else chunks.push(chunk)
     })
     req.on('error', () => {
       if (!res.headersSent) res.destroy()
     })
     req.on('end', () => {
-      const request: EmulatorRequest = {
-        method: (req.method ?? 'GET').toUpperCase(),
-        path,
-        query,
-        // Node joins repeated headers (set-cookie aside, which the API never reads).
-        headers: req.headers as Record<string, string | undefined>,
-        body: tooLarge || chunks.length === 0 ? null : Buffer.concat(chunks),
-        bodyTooLarge: tooLarge,
-      }
+      if (refused) return
+      const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
       inFlight += 1
-      handle(request)
+      handle(toRequest(req, path, query, body, false))
         .then(
-          (response) => send(res, response, tooLarge || stopping),
+          (response) => send(res, response, stopping),
           (error: unknown) => {
             // handle() never rejects; this is a last line of defence.
             console.error('[presentation-emulator] unexpected error:', error)
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-            res.end('{"error":"Internal server error"}')
+            if (!res.headersSent) send(res, fail.internal('an unexpected error occurred; see the emulator log').toResponse(), true)
+            else res.end()
           },
         )
         .finally(() => {
           inFlight -= 1
         })
     })
+  }
+
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // How often node:http looks for requests past their timeouts (its default, 30 s, would triple a 10 s bound).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+      // A missing Host is answered by `onRequest`, with the error body.
+      requireHostHeader: false,
+    },
+    onRequest,
+  )
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? SERVER_DEFAULTS.keepAliveTimeoutMs
+  server.maxConnections = options.maxConnections ?? SERVER_DEFAULTS.maxConnections
+  // `Expect: 100-continue`: a body that would be refused is refused before the client sends it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const q = (req.url ?? '/').indexOf('?')
+    const path = q === -1 ? (req.url ?? '/') : req.url!.slice(0, q)
+    if (Number(req.headers['content-length'] ?? 0) <= bodyLimitFor((req.method ?? 'GET').toUpperCase(), path)) res.writeContinue()
+    onRequest(req, res)
   })
-  server.keepAliveTimeout = 5_000
+  // CONNECT (a proxy tunnel): node:http would drop the socket without a word when nothing listens for it.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    lingering.add(socket)
+    socket.end(rawResponse(fail.methodNotAllowed(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).toResponse()))
+    const timer = setTimeout(() => socket.destroy(), 1_000)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  })
+  // node:http's own refusals (a malformed request, headers over 16 KiB, a
+  // request not received in time) get the API's error body and code.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
+    if (lingering.has(socket) || error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    if (error.code === 'HPE_CLOSED_CONNECTION' || (pending !== undefined && pending.req?.complete === true)) {
+      // Bytes after a request that asked to close, or a bad pipelined request behind one being
+      // answered: that answer goes out first, and the connection closes after it.
+      lingering.add(socket)
+      if (pending !== undefined && !pending.writableFinished) pending.once('finish', () => socket.destroySoon())
+      else socket.destroySoon()
+      const timer = setTimeout(() => socket.destroy(), FORCE_CLOSE_AFTER_MS)
+      timer.unref()
+      socket.once('close', () => clearTimeout(timer))
+      return
+    }
+    lingering.add(socket)
+    socket.end(rawResponse(clientErrorResponse(error.code)))
+    const timer = setTimeout(() => socket.destroy(), 1_000)
+    timer.unref()
+    socket.once('close', () => clearTimeout(timer))
+  })
 
   const forceClose = () => {
     if (inFlight > 0) forced = true
@@ -128,6 +311,7 @@ export function listenHttp(
     server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
       server.off('error', reject)
       const address = server.address() as AddressInfo
+      checkHost = isLoopbackAddress(address.address) || (options.allowedHosts ?? []).length > 0
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
       resolve({
         server,

@@ -36,16 +36,40 @@ export class StateFileError extends Error {
  * complete document. (A crash can leave that temporary file, named
  * `<file>.<number>`, behind; it is never read, and the next start removes it.)
  */
+/** Writes a whole file atomically and durably: a temporary file in the same folder, fsync, rename. */
+export type WriteFile = (path: string, data: string) => Promise<void>
+
+/** The default `WriteFile`: write-file-atomic with fsync. */
+export const atomicWrite: WriteFile = (path, data) => writeFileAtomic(path, data, { fsync: true })
+
+export interface StateFileOptions {
+  /** Delay between a change and its save, in ms (default 100). */
+  debounceMs?: number
+  /** First delay before a failed save is tried again, in ms (default 1 s); it doubles up to `maxRetryMs`. */
+  retryMs?: number
+  /** Longest delay between retries of a failing save, in ms (default 30 s). */
+  maxRetryMs?: number
+  /** Called once when saves start failing (not again until one succeeds). */
+  onError?: (error: unknown) => void
+  /** Called when a save succeeds after failures. */
+  onRecover?: () => void
+  /** The file system's write (default `atomicWrite`); a test can put a failing disk in front of it. */
+  writeFile?: WriteFile
+}
+
 export class StateFile {
   #timer: ReturnType<typeof setTimeout> | undefined
   #saving: Promise<void> = Promise.resolve()
   #dirty = false
   #unsubscribe: (() => void) | undefined
+  /** True from a failed background save until one succeeds: the failure is reported once. */
+  #failing = false
+  #retryDelay = 0
 
   constructor(
     readonly path: string,
     private readonly emulator: Emulator,
-    private readonly options: { debounceMs?: number; onError?: (error: unknown) => void } = {},
+    private readonly options: StateFileOptions = {},
   ) {}
 
   /**
@@ -101,15 +125,41 @@ export class StateFile {
     this.#unsubscribe ??= this.emulator.onChange(() => this.#schedule())
   }
 
-  #schedule(): void {
+  /**
+   * Saves after `delayMs`. A background save that fails (read-only folder,
+   * full disk) leaves the last good file in place (the write is atomic), is
+   * reported once, and is tried again after a growing delay even if nothing
+   * changes; changes meanwhile wait for that retry.
+   */
+  #schedule(delayMs = this.options.debounceMs ?? 100): void {
     this.#dirty = true
     if (this.#timer !== undefined) return
     this.#timer = setTimeout(() => {
       this.#timer = undefined
-      this.#saving = this.#saving.then(() => this.#save()).catch((error: unknown) => {
-        ;(this.options.onError ?? console.error)(error)
-      })
-    }, this.options.debounceMs ?? 100)
+      this.#saving = this.#saving
+        .then(() => this.#save())
+        .then(
+          () => this.#succeeded(),
+          (error: unknown) => {
+            if (!this.#failing) {
+              this.#failing = true
+              ;(this.options.onError ?? console.error)(error)
+            }
+            const first = this.options.retryMs ?? 1_000
+            this.#retryDelay = Math.min(this.#retryDelay === 0 ? first : this.#retryDelay * 2, this.options.maxRetryMs ?? 30_000)
+            if (this.#unsubscribe !== undefined) this.#schedule(this.#retryDelay)
+          },
+        )
+    }, delayMs)
+    // A pending save never keeps the process alive by itself: shutdown saves through close().
+    this.#timer.unref?.()
+  }
+
+  #succeeded(): void {
+    this.#retryDelay = 0
+    if (!this.#failing) return
+    this.#failing = false
+    this.options.onRecover?.()
   }
 
   async #save(): Promise<void> {
@@ -117,7 +167,7 @@ export class StateFile {
     this.#dirty = false
     try {
       const doc = await this.emulator.control.getState()
-      await writeFileAtomic(this.path, `${JSON.stringify(doc)}\n`, { fsync: true })
+      await (this.options.writeFile ?? atomicWrite)(this.path, `${JSON.stringify(doc)}\n`)
     } catch (error) {
       // Not saved: the next save (a later change, or close) must write it.
       this.#dirty = true
@@ -137,6 +187,7 @@ export class StateFile {
     // The chain itself never stays rejected, so a failed save does not stop every later one.
     this.#saving = run.catch(() => undefined)
     await run
+    this.#succeeded()
   }
 
   /** Stops watching; pending changes are saved first. */

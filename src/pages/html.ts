@@ -1,3 +1,4 @@
+import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
 
 /** Escapes text for HTML element content and attribute values. */
@@ -91,6 +92,10 @@ function renderBlock(block: unknown): string {
  * of another shape is shown as formatted JSON, and text is always escaped.
  */
 export function renderSlideContent(files: SlideFiles): string {
+  // Writes refuse deeper files; this guard keeps any page from overflowing its stack all the same.
+  if (jsonTextDepthExceeded(files['slide.content.json']) !== -1) {
+    return `<div class="slide"><p class="notice">This slide's content is nested deeper than ${MAX_JSON_DEPTH} levels and is not shown.</p></div>`
+  }
   let content: unknown
   try {
     content = JSON.parse(files['slide.content.json'])

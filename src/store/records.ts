@@ -1,12 +1,26 @@
 import { z } from 'zod'
 import { SLIDE_DESIGNS } from '../content/slides.js'
+import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
+import { lineColumn } from '../model/slide-validation.js'
 import { DateTime, JOB_STATUSES, MODELS, ProjectConfig } from '../schemas/index.js'
+
+/**
+ * A JSON slide file is stored only when nested at most `MAX_JSON_DEPTH`
+ * levels deep, whichever way it comes in (API, state document), so every
+ * page can render it.
+ */
+function boundedJsonText(text: string, ctx: z.RefinementCtx): void {
+  const at = jsonTextDepthExceeded(text)
+  if (at === -1) return
+  const { line, column } = lineColumn(text, at)
+  ctx.addIssue({ code: 'custom', message: `${line}:${column}: nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` })
+}
 
 /** The three files of a stored slide (strict: a state document cannot smuggle in other keys). */
 const SlideFiles = z.strictObject({
   'slide.tsx': z.string(),
-  'slide.content.json': z.string(),
-  'slide.controls.json': z.string(),
+  'slide.content.json': z.string().superRefine(boundedJsonText),
+  'slide.controls.json': z.string().superRefine(boundedJsonText),
 })
 
 /**

@@ -79,7 +79,8 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
       return {
         wrapOperation: wrapping({
           listProjects: (handler) => async (ctx) => {
-            const key = `${ctx.principal.key.id} ${JSON.stringify(ctx.query)}`
+            // Cached per user and filter (not per page size).
+            const key = `${ctx.principal.user.id} ${ctx.query.published ?? ''}`
             const cached = cache.get(key) as Awaited<ReturnType<typeof handler>> | undefined
             const fresh = await handler(ctx)
             // Stale names, fresh membership: the cache only refreshes items it has not seen.
@@ -112,7 +113,7 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
             if (ctx.query.published !== 'true' || ctx.query.cursor !== undefined) return page
             const extra = [...everPublished]
               .map((id) => ctx.world.projects.get(id)!)
-              .filter((p) => p.publishedAt === null && !page.projects.some((x) => x.id === p.id))
+              .filter((p) => p.teamId === ctx.principal.team.id && p.publishedAt === null && !page.projects.some((x) => x.id === p.id))
               .map((p) => ({ id: p.id, slug: p.slug, name: p.name, publishedAt: p.updatedAt, updatedAt: p.updatedAt, editorUrl: `http://127.0.0.1:4010/editor/${p.slug}` }))
             return { ...page, projects: [...extra, ...page.projects].slice(0, ctx.query.limit) }
           },

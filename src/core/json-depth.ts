@@ -1,0 +1,77 @@
+/**
+ * The nesting bound of every JSON value the emulator accepts: request
+ * bodies, slide files (`slide.content.json`, `slide.controls.json`), state
+ * documents and fixtures. Pages and `JSON.stringify` recurse over what they
+ * show, so a value nested thousands of levels deep, once stored, would
+ * overflow the stack on every render. It is refused at the door instead.
+ *
+ * Both checks are loops with an explicit stack: they never recurse, whatever
+ * the input.
+ */
+
+/** The deepest nesting accepted: `[[…]]` with 64 brackets is fine, 65 is refused. */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * The offset (in UTF-16 code units) of the bracket that takes JSON `text`
+ * deeper than `max` levels, or -1 when it stays within. Brackets inside
+ * strings do not count. The text need not be valid JSON: only brackets and
+ * strings are looked at, in one pass.
+ */
+export function jsonTextDepthExceeded(text: string, max = MAX_JSON_DEPTH): number {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (inString) {
+      if (code === 0x5c /* \ */) i++
+      else if (code === 0x22 /* " */) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
+      depth++
+      if (depth > max) return i
+    } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) depth--
+  }
+  return -1
+}
+
+/**
+ * The path (`users[0].teams.x`) of the first place where `value` is nested
+ * deeper than `max` levels of arrays and objects, or undefined when it
+ * stays within. Walks with an explicit stack, never by recursion.
+ */
+export function valueDepthExceeded(value: unknown, max = MAX_JSON_DEPTH): string | undefined {
+  interface Entry {
+    value: unknown
+    depth: number
+    key: string | number | undefined
+    parent: Entry | undefined
+  }
+  const stack: Entry[] = [{ value, depth: 0, key: undefined, parent: undefined }]
+  while (stack.length > 0) {
+    const entry = stack.pop()!
+    const current = entry.value
+    if (typeof current !== 'object' || current === null) continue
+    if (entry.depth + 1 > max) return pathOf(entry)
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) {
+        stack.push({ value: current[i], depth: entry.depth + 1, key: i, parent: entry })
+      }
+    } else {
+      for (const key of Object.keys(current)) {
+        stack.push({ value: (current as Record<string, unknown>)[key], depth: entry.depth + 1, key, parent: entry })
+      }
+    }
+  }
+  return undefined
+
+  function pathOf(entry: Entry): string {
+    const segments: string[] = []
+    for (let e: Entry | undefined = entry; e !== undefined && e.key !== undefined; e = e.parent) {
+      const key = e.key
+      segments.push(typeof key === 'number' ? `[${key}]` : /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)
+    }
+    const path = segments.reverse().join('')
+    return path === '' ? '(top level)' : path.replace(/^\./, '')
+  }
+}

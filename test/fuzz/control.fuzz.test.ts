@@ -1,0 +1,214 @@
+import fc from 'fast-check'
+import type { z } from 'zod'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  AddCollaboratorRequest,
+  AddCollaboratorResponse,
+  AddFaultRequest,
+  AddFaultResponse,
+  AdvanceClockRequest,
+  AdvanceClockResponse,
+  ClockResponse,
+  CreateAccountRequest,
+  CreateAccountResponse,
+  CreateKeyRequest,
+  CreateKeyResponse,
+  CreateTeamRequest,
+  CreateTeamResponse,
+  CreateTemplateRequest,
+  CreateTemplateResponse,
+  FailJobRequest,
+  HealthResponse,
+  ListFaultsResponse,
+  ListRequestsQuery,
+  ListRequestsResponse,
+  SetCreditsRequest,
+  SetCreditsResponse,
+} from '../../src/control/schemas.js'
+import type { EmulatorRequest } from '../../src/core/exchange.js'
+import { createEmulator, type PresentationEmulator } from '../../src/index.js'
+import { JobStatusResponse } from '../../src/schemas/index.js'
+import { StateDocument } from '../../src/store/world.js'
+import { around, fromSchema, oddString, serialise } from './arbitraries.js'
+import { count, counts, timeout, describeRequest, expectErrorShape, expectPagesRender, params, runs } from './properties.js'
+
+/**
+ * Issue 11: property tests over every control-plane route (and the
+ * dashboard), in-process through `emulator.handle()`: bodies from the
+ * control schemas and around them, a state document mutated anywhere for
+ * `PUT /state`, path ids that exist or not, browser headers (Origin,
+ * Sec-Fetch-Site) foreign or not.
+ */
+
+interface RouteSpec {
+  method: string
+  path: string
+  body?: z.ZodType | 'state'
+  query?: z.ZodType
+  response?: z.ZodType
+  status: number
+}
+
+const ROUTES: RouteSpec[] = [
+  { method: 'GET', path: '/_emulator/health', response: HealthResponse, status: 200 },
+  { method: 'POST', path: '/_emulator/reset', status: 200 },
+  { method: 'GET', path: '/_emulator/state', response: StateDocument, status: 200 },
+  { method: 'PUT', path: '/_emulator/state', body: 'state', status: 200 },
+  { method: 'POST', path: '/_emulator/accounts', body: CreateAccountRequest, response: CreateAccountResponse, status: 201 },
+  { method: 'POST', path: '/_emulator/teams', body: CreateTeamRequest, response: CreateTeamResponse, status: 201 },
+  { method: 'POST', path: '/_emulator/keys', body: CreateKeyRequest, response: CreateKeyResponse, status: 201 },
+  { method: 'DELETE', path: '/_emulator/keys/{keyId}', status: 200 },
+  { method: 'PUT', path: '/_emulator/teams/{teamId}/credits', body: SetCreditsRequest, response: SetCreditsResponse, status: 200 },
+  { method: 'POST', path: '/_emulator/templates', body: CreateTemplateRequest, response: CreateTemplateResponse, status: 201 },
+  { method: 'POST', path: '/_emulator/projects/{slug}/collaborators', body: AddCollaboratorRequest, response: AddCollaboratorResponse, status: 200 },
+  { method: 'GET', path: '/_emulator/clock', response: ClockResponse, status: 200 },
+  { method: 'POST', path: '/_emulator/clock/advance', body: AdvanceClockRequest, response: AdvanceClockResponse, status: 200 },
+  { method: 'POST', path: '/_emulator/jobs/{jobId}/complete', response: JobStatusResponse, status: 200 },
+  { method: 'POST', path: '/_emulator/jobs/{jobId}/fail', body: FailJobRequest, response: JobStatusResponse, status: 200 },
+  { method: 'POST', path: '/_emulator/faults', body: AddFaultRequest, response: AddFaultResponse, status: 201 },
+  { method: 'GET', path: '/_emulator/faults', response: ListFaultsResponse, status: 200 },
+  { method: 'DELETE', path: '/_emulator/faults', status: 200 },
+  { method: 'DELETE', path: '/_emulator/faults/{faultId}', status: 200 },
+  { method: 'GET', path: '/_emulator/requests', query: ListRequestsQuery, response: ListRequestsResponse, status: 200 },
+  { method: 'DELETE', path: '/_emulator/requests', status: 200 },
+  { method: 'GET', path: '/_emulator', status: 200 },
+  { method: 'GET', path: '/_emulator/dashboard/fragment', status: 200 },
+]
+
+let emulator: PresentationEmulator
+let initialState: StateDocument
+const pools: Record<string, string[]> = {}
+
+beforeAll(async () => {
+  emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  await emulator.ready()
+  for (const prompt of ['One', 'Two', 'Three']) {
+    await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', { method: 'POST', headers: { authorization: 'Bearer pres_test_alice_acme' }, body: JSON.stringify({ prompt }) })
+  }
+  emulator.control.addFault({ operationId: 'listTeams', status: 503, times: 0 })
+  initialState = await emulator.control.getState()
+  pools.keyId = initialState.apiKeys.map((k) => k.id)
+  pools.teamId = initialState.teams.map((t) => t.id)
+  pools.userId = initialState.users.map((u) => u.id)
+  pools.slug = initialState.projects.slice(0, 5).map((p) => p.slug)
+  pools.jobId = initialState.jobs.map((j) => j.id)
+  pools.faultId = ['flt_1', 'flt_2', 'flt_3']
+})
+
+afterAll(() => {
+  emulator.close()
+  console.info(`[fuzz] control plane in-process: ${[...counts].map(([name, n]) => `${name} ${n}`).join(', ')}`)
+})
+
+const pick = (name: string) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...pools[name]!) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 10 }), oddString) })
+
+function plausible(route: RouteSpec): Array<fc.Arbitrary<unknown>> {
+  switch (route.path) {
+    case '/_emulator/teams':
+      return [fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), memberUserIds: fc.array(pick('userId'), { minLength: 1, maxLength: 3 }), credits: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['name', 'memberUserIds'] })]
+    case '/_emulator/keys':
+      return [fc.record({ userId: pick('userId'), teamId: pick('teamId'), name: fc.string({ maxLength: 10 }) }, { requiredKeys: ['userId'] })]
+    case '/_emulator/templates':
+      return [fc.record({ teamId: pick('teamId'), name: fc.string({ minLength: 1, maxLength: 20 }), slideCount: fc.integer({ min: 0, max: 21 }) }, { requiredKeys: ['teamId', 'name'] })]
+    case '/_emulator/projects/{slug}/collaborators':
+      return [fc.record({ userId: pick('userId') })]
+    case '/_emulator/faults':
+      return [fc.record({ operationId: fc.constantFrom('*', 'listProjects', 'createProject', 'nope'), status: fc.integer({ min: 399, max: 600 }), times: fc.integer({ min: 0, max: 3 }), apiKey: fc.constantFrom('pres_test_alice', 'key_alice', 'x') }, { requiredKeys: ['operationId'] })]
+    default:
+      return []
+  }
+}
+
+function bodyFor(route: RouteSpec): fc.Arbitrary<string | null> {
+  if (route.body === undefined) {
+    return fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('{}', '', 'x', '{"a":1}', ' '.repeat(2000)) })
+  }
+  if (route.body === 'state') {
+    const state = fc.constant(initialState as unknown)
+    return fc.oneof({ weight: 1, arbitrary: state }, { weight: 6, arbitrary: around(state) }).chain(serialise)
+  }
+  const schema = fromSchema(route.body)
+  return fc
+    .oneof({ weight: 3, arbitrary: schema }, { weight: 3, arbitrary: around(schema) }, ...plausible(route).map((arbitrary) => ({ weight: 6, arbitrary })))
+    .chain(serialise)
+}
+
+function queryFor(route: RouteSpec): fc.Arbitrary<string> {
+  const junk = fc.constantFrom('', 'limit=0', 'limit=10001', 'limit=1&limit=2', 'operationId=nope', 'limit=abc', 'token=x')
+  if (route.query === undefined) return fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: junk })
+  const schema = fromSchema(route.query)
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.oneof(schema, around(schema)).map((v) => (typeof v === 'object' && v !== null ? new URLSearchParams(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : String(JSON.stringify(x))])).toString() : String(JSON.stringify(v)))) },
+    { weight: 1, arbitrary: junk },
+  )
+}
+
+/** Browser headers: none (curl), same origin, or a foreign page. */
+const browser: fc.Arbitrary<Record<string, string>> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant({}) },
+  { weight: 2, arbitrary: fc.constant({ origin: 'http://127.0.0.1:4010', 'sec-fetch-site': 'same-origin' }) },
+  { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({ origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }) },
+)
+
+function requestFor(route: RouteSpec): fc.Arbitrary<{ request: EmulatorRequest; foreign: boolean }> {
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+  return fc
+    .record({
+      segments: fc.tuple(...names.map(pick)),
+      query: queryFor(route),
+      body: bodyFor(route),
+      browser,
+      method: fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') }),
+    })
+    .map(({ segments, query, body, browser, method }) => {
+      let path = route.path
+      names.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(segments[i]!.replace(/[\uD800-\uDFFF]/g, '?')))))
+      const foreign = browser.origin === 'http://evil.example' || browser.origin === 'null' || browser['sec-fetch-site'] === 'cross-site'
+      return {
+        request: { method, path, query, headers: { host: '127.0.0.1:4010', 'content-type': 'application/json', ...browser }, body: body === null ? null : new TextEncoder().encode(body) },
+        foreign: foreign && method !== 'GET' && method !== 'HEAD',
+      }
+    })
+}
+
+async function snapshot(): Promise<string> {
+  return JSON.stringify([await emulator.control.getState(), emulator.control.listFaults(), emulator.control.clock()])
+}
+
+async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boolean): Promise<void> {
+  const context = describeRequest(request)
+  const before = await snapshot()
+  const response = await emulator.handle(request)
+  count(route.path)
+  expect(response.status, `${response.status} ${response.body} for ${context}`).toBeLessThan(500)
+  if (foreign) expect(response.status, `a foreign page changed the emulator: ${context}`).toBe(403)
+  if (response.status < 300) {
+    count(`${route.path} accepted`)
+    if (request.method === route.method && route.response !== undefined) {
+      const result = route.response.safeParse(JSON.parse(response.body!))
+      expect(result.success, `answer ${response.body?.slice(0, 300)} does not match its schema, for ${context}`).toBe(true)
+    }
+    if (request.method !== 'GET' && request.method !== 'OPTIONS' && request.method !== 'HEAD') {
+      const slug = /^\/_emulator\/projects\/([^/]+)/.exec(request.path)?.[1]
+      await expectPagesRender(emulator, [...(slug === undefined ? [] : [decodeURIComponent(slug)]), ...pools.slug!.slice(0, 2)], context)
+    }
+  } else {
+    expectErrorShape(response, context)
+    expect([400, 403, 404, 405, 413], `${response.status} is not documented: ${response.body} for ${context}`).toContain(response.status)
+    expect(await snapshot(), `state changed by a ${response.status} for ${context}`).toBe(before)
+  }
+}
+
+describe('fuzz: every control-plane route, in-process', () => {
+  // ~800 cases in npm test: 35 per route.
+  for (const route of ROUTES) {
+    it(`${route.method} ${route.path}: no 5xx, successes match their schema, errors change nothing, foreign pages refused, pages render`, async () => {
+      // Each route starts from the same world (with processing jobs), whatever the routes before it did.
+      await emulator.control.putState(initialState)
+      await fc.assert(
+        fc.asyncProperty(requestFor(route), ({ request, foreign }) => checkOne(route, request, foreign)),
+        params(runs(route.body === 'state' ? 40 : 35)),
+      )
+    }, timeout(120_000))
+  }
+})

@@ -1,0 +1,117 @@
+/**
+ * Model-based walks: every seeded sequence defect is found and shrunk to at
+ * most 6 steps within a bounded number of runs at a fixed seed; the emulator
+ * itself and the spec-legal server (as a deployment) diverge nowhere.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { main } from '../../conformance/cli.js'
+import { firstDivergence, runWalk } from '../../conformance/walk/walk.js'
+import { contains } from '../../conformance/walk/sides.js'
+import { LIVE_KEYS, specLegalEmulator } from '../conformance/variants.js'
+import { SEQUENCE_DEFECTS, sequenceDefectEmulator } from './sequence-defects.js'
+
+const BASE = 'http://127.0.0.1:4010/v1'
+const CONTROL = 'http://127.0.0.1:4010/_emulator'
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await main(['node', 'presentation-conformance', 'walk', ...args], { out: (t) => void (out += t), err: (t) => void (err += t) })
+  return { code, out, err }
+}
+
+describe('a walk finds each sequence defect and shrinks it', () => {
+  it.each(SEQUENCE_DEFECTS.map((defect) => [defect.name, defect] as const))('%s', async (_, defect) => {
+    const emulator = sequenceDefectEmulator(defect)
+    const result = await runWalk({ fetch: emulator.fetch, baseUrl: BASE, controlUrl: CONTROL, allowWrites: true, runs: 1000, steps: 20, seed: 11 })
+    const ce = result.counterexample
+    expect(ce, `not found in ${result.runs} runs`).toBeDefined()
+    expect(ce!.steps.length, ce!.steps.map((s) => s.description).join(' → ')).toBeLessThanOrEqual(6)
+    const last = ce!.steps.at(-1)!
+    expect(last.divergence).toBeDefined()
+    // Every step shows its request, and the sequence can be replayed.
+    for (const step of ce!.steps) expect(step.target.curls.every((c) => c.includes('$PRESENTATION_API_KEY') || !c.includes('Authorization'))).toBe(true)
+    const again = await runWalk({ fetch: sequenceDefectEmulator(defect).fetch, baseUrl: BASE, controlUrl: CONTROL, allowWrites: true, replay: ce!.replay })
+    expect(again.counterexample?.steps.at(-1)?.divergence?.fact).toBe(last.divergence!.fact)
+  }, 60_000)
+})
+
+describe('a walk over a faithful server finds nothing', () => {
+  it('finds nothing on the emulator over HTTP (--target http)', async () => {
+    const result = await runWalk({ target: 'http', runs: 60, steps: 30, seed: 3 })
+    expect(result.counterexample?.steps.map((s) => [s.description, s.divergence]) ?? []).toEqual([])
+    expect(result.runs).toBe(60)
+    expect(result.stepsRun).toBeGreaterThan(300)
+  })
+
+  it('finds nothing on a spec-legal server that chose differently, walked as a deployment', async () => {
+    const server = specLegalEmulator()
+    const clock = {
+      now: async () => server.emulator.clock.now(),
+      sleep: async (ms: number) => void (await server.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })),
+    }
+    const result = await runWalk({
+      fetch: server.fetch,
+      baseUrl: BASE,
+      apiKey: LIVE_KEYS.main,
+      otherTeamKey: LIVE_KEYS.other,
+      allowWrites: true,
+      clock,
+      runs: 25,
+      steps: 25,
+      seed: 8,
+    })
+    expect(result.counterexample?.steps.map((s) => [s.description, s.divergence, s.target.facts, s.predicted]) ?? []).toEqual([])
+    expect(result.target).toMatchObject({ kind: 'deployment', controlPlane: false })
+  })
+})
+
+describe('the walk’s comparison', () => {
+  it('compares only facts both sides state, the status first', () => {
+    expect(firstDivergence({ status: 200, a: 1 }, { status: 200, a: 1, b: 2 })).toBeUndefined()
+    expect(firstDivergence({ status: 404, a: 2 }, { status: 200, a: 1 })).toEqual({ fact: 'status', target: 404, predicted: 200 })
+    expect(firstDivergence({ status: 200, a: 2 }, { status: 200, a: 1 })).toEqual({ fact: 'a', target: 2, predicted: 1 })
+  })
+
+  it('holds a deep merge to containing what was written, not to replacing', () => {
+    expect(contains({ tokens: { palette: [1], fonts: [2] } }, { tokens: { palette: [1] } })).toBe(true)
+    expect(contains({ tokens: { palette: [1, 3] } }, { tokens: { palette: [1] } })).toBe(false)
+    expect(contains({ layout: 'CARD' }, { layout: 'SLIDES' })).toBe(false)
+  })
+})
+
+describe('presentation-conformance walk', () => {
+  it('exits 1 on a divergence, saves a replay file and a curl script, and replays it', async () => {
+    const defect = SEQUENCE_DEFECTS.find((d) => d.name.startsWith('a second rename'))!
+    const server = await sequenceDefectEmulator(defect).listen({ port: 0 })
+    const dir = mkdtempSync(join(tmpdir(), 'pe-walk-'))
+    const file = join(dir, 'ce.json')
+    try {
+      const target = ['--base-url', `${server.origin}/v1`, '--control-url', `${server.origin}/_emulator`, '--allow-writes']
+      const found = await cli(...target, '--runs', '200', '--steps', '10', '--seed', '11', '--counterexample', file)
+      expect(found.code).toBe(1)
+      expect(found.out).toMatch(/DIVERGENCE after [2-6] step\(s\)/)
+      expect(found.out).toContain('✗')
+      expect(found.out).toContain(`--replay ${file}`)
+      const saved = JSON.parse(readFileSync(file, 'utf8'))
+      expect(saved).toMatchObject({ format: 'presentation-conformance/walk-replay@1', seed: 11 })
+      expect(readFileSync(file.replace(/\.json$/, '.sh'), 'utf8')).toMatch(/^#!\/bin\/sh[\s\S]*curl -i -X PATCH/)
+      const replayed = await cli(...target, '--replay', file, '--reporter', 'json')
+      expect(replayed.code).toBe(1)
+      expect(JSON.parse(replayed.out).counterexample.steps.length).toBe(saved.steps.length + 1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('exits 0 with no divergence and 2 on a configuration error', async () => {
+    expect((await cli('--target', 'http', '--runs', '3', '--steps', '5', '--seed', '1')).code).toBe(0)
+    expect((await cli('--runs', '0')).code).toBe(2)
+    expect((await cli('--time-budget', 'soon')).code).toBe(2)
+    const readOnly = await cli('--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'x')
+    expect(readOnly.code).toBe(2)
+  })
+})
