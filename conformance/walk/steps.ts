@@ -65,14 +65,18 @@ const text = fc.constantFrom('{"title":"One","blocks":[]}', '{"title":"Two","blo
  * finds sequence defects: writes interleaved with reads.
  */
 export function stepArbitraries(allow: WalkAllowance): Array<fc.Arbitrary<WalkStep>> {
+  const list = fc.record({ published: fc.option(fc.boolean(), { nil: undefined }), limit: fc.constantFrom(1, 2, 5, 100) }).map(({ published, limit }) =>
+    published === undefined ? ({ op: 'list', limit } as const) : ({ op: 'list', published, limit } as const),
+  )
   const reads: Array<fc.Arbitrary<WalkStep>> = [
+    // Detail and list twice: most sequence defects show on a read after a write.
     pick.map((p) => ({ op: 'detail', p }) as const),
+    pick.map((p) => ({ op: 'detail', p }) as const),
+    list,
+    list,
     pick.map((p) => ({ op: 'readConfig', p }) as const),
     pick.map((p) => ({ op: 'url', p }) as const),
     pick.map((p) => ({ op: 'slides', p }) as const),
-    fc.record({ published: fc.option(fc.boolean(), { nil: undefined }), limit: fc.constantFrom(1, 2, 5, 100) }).map(({ published, limit }) =>
-      published === undefined ? ({ op: 'list', limit } as const) : ({ op: 'list', published, limit } as const),
-    ),
     fc.constant({ op: 'teams' } as const),
     fc.constantFrom(1, 50).map((limit) => ({ op: 'templates', limit }) as const),
   ]
