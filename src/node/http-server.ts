@@ -32,8 +32,8 @@ export interface RunningServer {
 /** How long `close()` waits for requests in flight before cutting them. */
 export const FORCE_CLOSE_AFTER_MS = 10_000
 
-
-function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean): void {
+function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean, streams: Set<() => void>): void {
+  if (response.stream !== undefined) return sendStream(res, response, response.stream, closeConnection ? undefined : streams)
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
   // Encode once: the length and the bytes written come from the same buffer.
@@ -41,6 +41,56 @@ function send(res: ServerResponse, response: EmulatorResponse, closeConnection: 
   if (body !== undefined) headers['content-length'] = String(body.length)
   res.writeHead(response.status, headers)
   res.end(body)
+}
+
+/**
+ * A long-lived response: headers now, then each chunk as it comes. It ends
+ * when the stream ends, when the client goes away (the iterator's `return()`
+ * then releases the stream's listeners), or when the server closes. Its
+ * connection is not reused afterwards.
+ */
+function sendStream(
+  res: ServerResponse,
+  response: EmulatorResponse,
+  stream: AsyncIterable<string>,
+  // Undefined while the server is closing: the stream then ends at once.
+  streams: Set<() => void> | undefined,
+): void {
+  let iterator: AsyncIterator<string>
+  try {
+    iterator = stream[Symbol.asyncIterator]()
+  } catch (error) {
+    console.error('[presentation-emulator] a streamed response could not start:', error)
+    res.writeHead(500, { 'content-type': 'application/json' })
+    res.end('{"error":"Internal server error"}')
+    return
+  }
+  let ended = false
+  const stop = () => {
+    if (ended) return
+    ended = true
+    streams?.delete(stop)
+    void iterator.return?.()
+    res.end()
+  }
+  res.on('close', stop)
+  res.writeHead(response.status, { ...response.headers, connection: 'close' })
+  res.flushHeaders()
+  if (streams === undefined) return stop()
+  streams.add(stop)
+  void (async () => {
+    try {
+      while (!ended) {
+        const next = await iterator.next()
+        if (next.done || ended) break
+        res.write(next.value)
+      }
+    } catch (error) {
+      console.error('[presentation-emulator] a streamed response failed:', error)
+    } finally {
+      stop()
+    }
+  })()
 }
 
 /**
@@ -59,6 +109,8 @@ export function listenHttp(
   let stopping = false
   let inFlight = 0
   let forced = false
+  // Long-lived responses (server-sent events) in progress, each by the function that ends it.
+  const streams = new Set<() => void>()
   const server = createServer((req, res) => {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
@@ -91,7 +143,7 @@ export function listenHttp(
       inFlight += 1
       handle(request)
         .then(
-          (response) => send(res, response, tooLarge || stopping),
+          (response) => send(res, response, tooLarge || stopping, streams),
           (error: unknown) => {
             // handle() never rejects; this is a last line of defence.
             console.error('[presentation-emulator] unexpected error:', error)
@@ -112,6 +164,8 @@ export function listenHttp(
   }
   const close = (forceAfterMs = FORCE_CLOSE_AFTER_MS) => {
     stopping = true
+    // A stream never finishes on its own: end them, so they do not hold the close for forceAfterMs.
+    for (const stop of [...streams]) stop()
     const force = setTimeout(forceClose, forceAfterMs)
     force.unref()
     return new Promise<void>((resolve) => {
