@@ -28,6 +28,12 @@ export interface EmulatorOptions {
   rateLimit?: number
   /** When set, `/_emulator/*` requires `Authorization: Bearer <adminToken>`. */
   adminToken?: string
+  /**
+   * Let the pages load images from other origins (image blocks with a remote
+   * `url`), and widen their CSP's `img-src` to match. Default false: the
+   * emulator stays offline, and a remote image shows as a labelled placeholder.
+   */
+  allowRemoteImages?: boolean
   /** Check every 200 response against its schema and answer 500 on a mismatch (for the emulator's own tests). */
   validateResponses?: boolean
   /** How many requests the journal keeps. Default 10,000. */
@@ -57,6 +63,7 @@ export interface ResolvedOptions {
   clockStart: number
   rateLimit: number
   adminToken: string | undefined
+  allowRemoteImages: boolean
   validateResponses: boolean
   journalSize: number
   onRequest: ((entry: JournalEntry) => void) | undefined
@@ -88,6 +95,9 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       throw new TypeError(`publicUrl is not an absolute URL: ${options.publicUrl}`)
     }
   }
+  if (options.allowRemoteImages !== undefined && typeof options.allowRemoteImages !== 'boolean') {
+    throw new TypeError('allowRemoteImages must be a boolean')
+  }
   const fixtures = parseFixtures(options.fixtures ?? BUILT_IN_FIXTURES)
   const clockStart =
     options.clockStart === undefined
@@ -106,6 +116,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     clockStart,
     rateLimit,
     adminToken: options.adminToken,
+    allowRemoteImages: options.allowRemoteImages ?? false,
     validateResponses: options.validateResponses ?? false,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     onRequest: options.onRequest,

@@ -79,7 +79,9 @@ describe('serving with the default flags', () => {
     const origin = server.origin
     expect(server.stdout).toContain(`API base URL   ${origin}/v1`)
     expect(server.stdout).toContain(`Control plane  ${origin}/_emulator`)
-    expect(server.stdout).toContain(`Editor         ${origin}/editor/`)
+    expect(server.stdout).toContain(`Dashboard      ${origin}/_emulator\n`)
+    // A real editor URL, ready to open.
+    expect(server.stdout).toContain(`Editor         ${origin}/editor/welcome-deck\n`)
     expect(server.stdout).toContain('Seed 1 · clock real · time scale 0.02 · rate limit 50/min')
     for (const key of FIXTURE_KEYS) expect(server.stdout).toMatch(new RegExp(`^\\s+${key}\\s`, 'm'))
     expect(server.stdout).toMatch(/pres_test_revoked .*\(revoked\)/)
@@ -321,7 +323,7 @@ describe.concurrent('with --rate-limit 2 --public-url URL --admin-token T', () =
   })
 
   it('uses the public URL’s origin in editorUrl and in the banner', async () => {
-    expect(server.stdout).toContain('Editor         https://decks.example.test/editor/<project slug>')
+    expect(server.stdout).toContain('Editor         https://decks.example.test/editor/welcome-deck')
     const created = await server.request('POST', '/v1/projects', { key: await account(), json: { name: 'Public' } })
     expect(created.status).toBe(200)
     expect(created.body.editorUrl).toBe(`https://decks.example.test/editor/${created.body.projectSlug}`)
