@@ -24,6 +24,7 @@ const FLAGS = [
   '--public-url',
   '--admin-token',
   '--quiet',
+  '--allow-remote-images',
   '--log-format',
 ]
 const FIXTURE_KEYS = ['pres_test_alice', 'pres_test_alice_acme', 'pres_test_bob', 'pres_test_revoked']
@@ -206,6 +207,32 @@ describe.concurrent('environment variables', () => {
     expect((await server.request('GET', '/v1/teams')).status).toBe(200)
     expect(await server.stop('SIGTERM')).toEqual({ code: 0, signal: null })
     expect(lines(server)).toEqual([`presentation-emulator listening on ${server.origin}`])
+  })
+})
+
+describe.concurrent('--allow-remote-images', () => {
+  const imgSrc = async (server: CliServer) =>
+    /img-src ([^;]*)/.exec((await server.request('GET', '/editor/welcome-deck')).headers.get('content-security-policy') ?? '')?.[1]
+
+  it('keeps the pages offline by default: images only from the emulator and data: URLs', async ({ cli }) => {
+    const server = await cli.start([])
+    expect(await imgSrc(server)).toBe("'self' data:")
+  })
+
+  it('lets the pages load remote images with the flag or PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES, and says so', async ({ cli }) => {
+    const flagged = await cli.start(['--allow-remote-images'])
+    expect(await imgSrc(flagged)).toBe("'self' data: https: http:")
+    expect(flagged.stdout).toContain('remote images allowed')
+    const fromEnv = await cli.start([], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'true' } })
+    expect(await imgSrc(fromEnv)).toBe("'self' data: https: http:")
+    const off = await cli.start([], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'off' } })
+    expect(await imgSrc(off)).toBe("'self' data:")
+  })
+
+  it('exits 2 on a variable that is not a boolean', async ({ cli }) => {
+    const result = await cli.run(['--port', '0'], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'maybe' } })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("option '--allow-remote-images' value 'maybe' from env 'PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES' is invalid")
   })
 })
 

@@ -178,7 +178,7 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
   const jobRows = jobs.map((job) => {
     const project = world.projects.get(job.projectId)
     return [
-      td(`<span class="mono">${e(job.id)}</span>`),
+      td(`<span class="mono">${e(job.id)}</span>`, 'hide-narrow'),
       td(`<span class="badge badge-${e(job.status)}">${e(job.status)}</span>${job.error === null ? '' : `<div class="muted">${e(job.error)}</div>`}`),
       td(project === undefined ? e(job.projectId) : `<a href="/editor/${encodeURIComponent(project.slug)}" target="_blank" rel="noopener">${e(project.name)}</a>`),
       td(e(job.prompt.length > 80 ? `${job.prompt.slice(0, 80)}…` : job.prompt), 'hide-narrow'),
@@ -213,7 +213,7 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
   const anyFilter = filtered || filter.operationId !== undefined
   const matchingCount = anyFilter ? matching.length : total
   const requestRows = shown.map((entry) => [
-    td(e(entry.time.slice(11, 23)), 'nowrap mono'),
+    td(e(entry.time.slice(11, 23)), 'nowrap mono hide-narrow'),
     td(`<span class="mono">${e(entry.method)} ${e(entry.path)}</span>`),
     td(`<span class="status status-${String(entry.status)[0]}">${entry.status}</span>`),
     td(e(entry.operationId ?? '—'), 'hide-narrow'),
@@ -245,12 +245,12 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
     'projects-count': e(count(projects.length, world.projects.size, world.projects.size === 1 ? 'project' : 'projects')),
     projects: table(['Project', ['Team', 'hide-narrow'], 'Slides', 'Published', ['Updated', 'hide-narrow']], projectRows, 'No projects.'),
     'jobs-count': e(count(jobs.length, allJobs.length, allJobs.length === 1 ? 'job' : 'jobs')),
-    jobs: table(['Job', 'Status', 'Project', ['Prompt', 'hide-narrow'], ['Due / finished', 'hide-narrow'], ''], jobRows, 'No generation jobs yet.'),
+    jobs: table([['Job', 'hide-narrow'], 'Status', 'Project', ['Prompt', 'hide-narrow'], ['Due / finished', 'hide-narrow'], ''], jobRows, 'No generation jobs yet.'),
     'faults-count': e(faults.length === 0 ? 'none' : `${faults.length} active`),
     faults: table(['Id', 'Operation', 'Status', ['Remaining', 'hide-narrow'], ['Delay', 'hide-narrow'], ['Key', 'hide-narrow'], 'Hits', ''], faultRows, 'No faults: every call answers normally.'),
     'requests-count': e(requestsCount),
     requests: table(
-      ['Time', 'Request', 'Status', ['Operation', 'hide-narrow'], ['Key', 'hide-narrow'], ['Duration', 'hide-narrow'], ''],
+      [['Time', 'hide-narrow'], 'Request', 'Status', ['Operation', 'hide-narrow'], ['Key', 'hide-narrow'], ['Duration', 'hide-narrow'], ''],
       requestRows,
       anyFilter ? 'No request matches the filters.' : 'No /v1 request yet.',
     ),

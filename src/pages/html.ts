@@ -5,7 +5,7 @@
  */
 import { safeParse } from '../core/validation.js'
 import { z } from 'zod'
-import { ContentBlock, SLIDE_ALIGNMENTS, SlideControl, SlideControls, type SlideFiles } from '../schemas/index.js'
+import { CONTENT_BLOCK_TYPES, ContentBlock, SLIDE_ALIGNMENTS, SlideControl, SlideControls, type SlideFiles } from '../schemas/index.js'
 import { assetUrl, type AssetName } from './assets.js'
 import type { DeckTheme } from './theme.js'
 
@@ -100,12 +100,10 @@ function readBlock(value: unknown, index: number): ReadBlock {
   if (parsed.success) return { kind: 'block', block: parsed.data }
   const b = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
   const type = typeof b?.type === 'string' ? b.type : undefined
+  const known = (CONTENT_BLOCK_TYPES as readonly string[]).includes(type ?? '')
   // An unknown type that carries a text is shown as a paragraph, as a real renderer might.
-  if (type !== undefined && typeof b?.text === 'string' && !['heading', 'text', 'bullets', 'quote', 'stat', 'image'].includes(type)) {
-    return { kind: 'block', block: { type: 'text', text: b.text } }
-  }
+  if (type !== undefined && !known && typeof b?.text === 'string') return { kind: 'block', block: { type: 'text', text: b.text } }
   if (type === undefined) return { kind: 'notice', text: `Block ${index + 1} has no "type", so it is not shown.` }
-  const known = ['heading', 'text', 'bullets', 'quote', 'stat', 'image'].includes(type)
   if (!known) return { kind: 'notice', text: `Block type "${clip(type, 60)}" is not rendered by the emulator.` }
   const issue = parsed.error.issues[0]
   const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''

@@ -26,7 +26,13 @@ export interface PagePolicy {
 
 /** The Content-Security-Policy of a page. */
 export async function contentSecurityPolicy(policy: PagePolicy): Promise<string> {
-  const hashes = await Promise.all((policy.inlineStyles ?? []).map(async (style) => `'sha256-${await sha256Base64(style)}'`))
+  const styles = policy.inlineStyles ?? []
+  // Web Crypto exists in Node and on secure origins; a page served by msw's worker on a plain-http
+  // host has none, and then its inline style is allowed as such (scripts stay same-origin only).
+  const hashes =
+    styles.length > 0 && globalThis.crypto?.subtle === undefined
+      ? ["'unsafe-inline'"]
+      : await Promise.all(styles.map(async (style) => `'sha256-${await sha256Base64(style)}'`))
   return [
     "default-src 'none'",
     "script-src 'self'",

@@ -119,7 +119,7 @@ html:not(.js) .stage .slide-frame:not(:first-child){display:none}
 /* ---------- a slide ---------- */
 .slide-frame{position:relative;display:flex;flex-direction:column;container-type:inline-size;overflow:hidden;background:var(--slide-bg,#fff);color:var(--slide-fg,#0f172a);border-radius:var(--slide-radius,.75rem);box-shadow:0 18px 50px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12)}
 .viewer-site .stage .slide-frame{box-shadow:0 24px 70px rgba(0,0,0,.55)}
-.slide{--fs:2.05cqw;flex:1 1 auto;min-height:0;overflow:auto;padding:6.5cqw 7cqw;display:flex;flex-direction:column;gap:.85em;font-family:var(--slide-font);font-size:var(--fs);line-height:1.45;color:var(--slide-fg,#0f172a);background:var(--slide-bg,#fff);text-align:left;overflow-wrap:break-word}
+.slide{--fs:2.05cqw;flex:1 1 auto;min-height:0;overflow:auto;padding:6.5cqw 7cqw;display:flex;flex-direction:column;gap:.85em;font-family:var(--slide-font);font-size:var(--fs);line-height:1.45;color:var(--slide-fg,#0f172a);background:var(--slide-bg,#fff);text-align:left;overflow-wrap:break-word;hyphens:auto}
 .thumb-slide .slide{overflow:hidden}
 .slide h1{margin:0;font-family:var(--slide-heading-font);font-size:2.35em;line-height:1.12;letter-spacing:-.015em;font-weight:750;color:var(--slide-title,#1d4ed8)}
 .slide h1::after{content:"";display:block;width:2.2em;height:.12em;margin-top:.42em;border-radius:.1em;background:var(--slide-decor,#1d4ed8)}
@@ -158,7 +158,7 @@ html:not(.js) .stage .slide-frame:not(:first-child){display:none}
 .column h2{margin:0}
 .media{display:grid;grid-template-columns:minmax(0,1.1fr) minmax(0,1fr);gap:2em;align-items:center;min-height:0}
 .media-text{display:flex;flex-direction:column;gap:.75em}
-.layout-image .slide-body{flex:1;min-height:0}
+.layout-image .slide-body{flex:1;min-height:0;justify-content:center}
 .block-image{margin:0;display:flex;justify-content:center;min-height:0}
 .block-image img{display:block;max-width:100%;max-height:28cqw;object-fit:contain;border-radius:min(var(--slide-radius,.75rem),.6em)}
 .layout-image .block-image img{max-height:36cqw}
@@ -272,6 +272,7 @@ table.data td.actions .btn+.btn{margin-left:.3rem}
 @media (max-width:900px){
   .dash{grid-template-columns:minmax(0,1fr);padding:.8rem;gap:.9rem}
   table.data .hide-narrow{display:none}
+  table.data .mono{word-break:break-all}
   table.data td.actions{white-space:normal;text-align:left}
   table.data td.actions .btn{margin:.15rem .3rem .15rem 0}
   table.data td.actions .btn+.btn{margin-left:0}
