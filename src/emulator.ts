@@ -119,6 +119,11 @@ export class Emulator {
     return publicUrl === undefined ? undefined : new URL(publicUrl).hostname
   }
 
+  /** Whether pages load remote images (`allowRemoteImages`). */
+  get allowRemoteImages(): boolean {
+    return this.#options.allowRemoteImages
+  }
+
   /** The URLs handed out in responses. */
   get urls(): Urls {
     return this.env.urls
@@ -146,6 +151,11 @@ export class Emulator {
       const index = this.#changeListeners.indexOf(listener)
       if (index !== -1) this.#changeListeners.splice(index, 1)
     }
+  }
+
+  /** How many `onChange` listeners are subscribed (each open live page holds one while it is connected). */
+  get changeListenerCount(): number {
+    return this.#changeListeners.length
   }
 
   /** Runs `task` with exclusive access to the world. */

@@ -41,6 +41,12 @@ export interface EmulatorOptions {
    * Default none.
    */
   allowedHosts?: readonly string[]
+  /**
+   * Let the pages load images from other origins (image blocks with a remote
+   * `url`), and widen their CSP's `img-src` to match. Default false: the
+   * emulator stays offline, and a remote image shows as a labelled placeholder.
+   */
+  allowRemoteImages?: boolean
   /** Check every 200 response against its schema and answer 500 on a mismatch (for the emulator's own tests). */
   validateResponses?: boolean
   /** How many requests the journal keeps. Default 10,000. */
@@ -72,6 +78,7 @@ export interface ResolvedOptions {
   adminToken: string | undefined
   allowedOrigins: ReadonlySet<string>
   allowedHosts: readonly string[]
+  allowRemoteImages: boolean
   validateResponses: boolean
   journalSize: number
   onRequest: ((entry: JournalEntry) => void) | undefined
@@ -115,6 +122,9 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     if (typeof host !== 'string' || !/^[A-Za-z0-9.:[\]-]+$/.test(host)) throw new TypeError(`allowedHosts: not a host name: ${host}`)
     return host.toLowerCase()
   })
+  if (options.allowRemoteImages !== undefined && typeof options.allowRemoteImages !== 'boolean') {
+    throw new TypeError('allowRemoteImages must be a boolean')
+  }
   const fixtures = parseFixtures(options.fixtures ?? BUILT_IN_FIXTURES)
   const clockStart =
     options.clockStart === undefined
@@ -135,6 +145,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     adminToken: options.adminToken,
     allowedOrigins,
     allowedHosts,
+    allowRemoteImages: options.allowRemoteImages ?? false,
     validateResponses: options.validateResponses ?? false,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     onRequest: options.onRequest,

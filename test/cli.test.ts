@@ -24,6 +24,7 @@ const FLAGS = [
   '--public-url',
   '--admin-token',
   '--quiet',
+  '--allow-remote-images',
   '--log-format',
 ]
 const FIXTURE_KEYS = ['pres_test_alice', 'pres_test_alice_acme', 'pres_test_bob', 'pres_test_revoked']
@@ -79,7 +80,9 @@ describe('serving with the default flags', () => {
     const origin = server.origin
     expect(server.stdout).toContain(`API base URL   ${origin}/v1`)
     expect(server.stdout).toContain(`Control plane  ${origin}/_emulator`)
-    expect(server.stdout).toContain(`Editor         ${origin}/editor/`)
+    expect(server.stdout).toContain(`Dashboard      ${origin}/_emulator\n`)
+    // A real editor URL, ready to open.
+    expect(server.stdout).toContain(`Editor         ${origin}/editor/welcome-deck\n`)
     expect(server.stdout).toContain('Seed 1 · clock real · time scale 0.02 · rate limit 50/min')
     for (const key of FIXTURE_KEYS) expect(server.stdout).toMatch(new RegExp(`^\\s+${key}\\s`, 'm'))
     expect(server.stdout).toMatch(/pres_test_revoked .*\(revoked\)/)
@@ -207,6 +210,32 @@ describe.concurrent('environment variables', () => {
   })
 })
 
+describe.concurrent('--allow-remote-images', () => {
+  const imgSrc = async (server: CliServer) =>
+    /img-src ([^;]*)/.exec((await server.request('GET', '/editor/welcome-deck')).headers.get('content-security-policy') ?? '')?.[1]
+
+  it('keeps the pages offline by default: images only from the emulator and data: URLs', async ({ cli }) => {
+    const server = await cli.start([])
+    expect(await imgSrc(server)).toBe("'self' data:")
+  })
+
+  it('lets the pages load remote images with the flag or PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES, and says so', async ({ cli }) => {
+    const flagged = await cli.start(['--allow-remote-images'])
+    expect(await imgSrc(flagged)).toBe("'self' data: https: http:")
+    expect(flagged.stdout).toContain('remote images allowed')
+    const fromEnv = await cli.start([], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'true' } })
+    expect(await imgSrc(fromEnv)).toBe("'self' data: https: http:")
+    const off = await cli.start([], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'off' } })
+    expect(await imgSrc(off)).toBe("'self' data:")
+  })
+
+  it('exits 2 on a variable that is not a boolean', async ({ cli }) => {
+    const result = await cli.run(['--port', '0'], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'maybe' } })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("option '--allow-remote-images' value 'maybe' from env 'PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES' is invalid")
+  })
+})
+
 describe.concurrent('--fixtures', () => {
   it('serves the world of a valid custom file instead of the built-in one', async ({ cli }) => {
     const file = join(dir.path, 'custom.json')
@@ -321,7 +350,7 @@ describe.concurrent('with --rate-limit 2 --public-url URL --admin-token T', () =
   })
 
   it('uses the public URL’s origin in editorUrl and in the banner', async () => {
-    expect(server.stdout).toContain('Editor         https://decks.example.test/editor/<project slug>')
+    expect(server.stdout).toContain('Editor         https://decks.example.test/editor/welcome-deck')
     const created = await server.request('POST', '/v1/projects', { key: await account(), json: { name: 'Public' } })
     expect(created.status).toBe(200)
     expect(created.body.editorUrl).toBe(`https://decks.example.test/editor/${created.body.projectSlug}`)

@@ -78,9 +78,54 @@ async function readBody(request: Request, limit: number): Promise<{ body: Uint8A
   return { body, tooLarge: false }
 }
 
-/** Converts the core's response value into a Fetch API `Response`. */
-export function toFetchResponse(response: EmulatorResponse): Response {
-  return new Response(response.body, { status: response.status, headers: response.headers })
+/**
+ * Converts the core's response value into a Fetch API `Response`. A
+ * streamed response becomes a `ReadableStream` body; cancelling it (the
+ * reader stops, or `signal` aborts) ends the emulator's stream.
+ */
+export function toFetchResponse(response: EmulatorResponse, signal?: AbortSignal): Response {
+  if (response.stream === undefined) return new Response(response.body, { status: response.status, headers: response.headers })
+  return new Response(streamBody(response.stream, signal), { status: response.status, headers: response.headers })
+}
+
+function streamBody(stream: AsyncIterable<string>, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let iterator: AsyncIterator<string> | undefined
+  let onAbort: (() => void) | undefined
+  const release = () => {
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
+    onAbort = undefined
+    const it = iterator
+    iterator = undefined
+    void it?.return?.()
+  }
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      iterator = stream[Symbol.asyncIterator]()
+      if (signal === undefined) return
+      onAbort = () => {
+        release()
+        controller.error(signal.reason)
+      }
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    },
+    async pull(controller) {
+      const it = iterator
+      if (it === undefined) return
+      const next = await it.next()
+      if (iterator === undefined) return
+      if (next.done) {
+        release()
+        controller.close()
+      } else {
+        controller.enqueue(encoder.encode(next.value))
+      }
+    },
+    cancel() {
+      release()
+    },
+  })
 }
 
 /**
@@ -93,6 +138,6 @@ export function createFetch(
 ): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init)
-    return toFetchResponse(await handle(await fromFetchRequest(request, basePath())))
+    return toFetchResponse(await handle(await fromFetchRequest(request, basePath())), request.signal)
   }) as typeof fetch
 }

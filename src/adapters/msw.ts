@@ -25,7 +25,7 @@ export function createMswHandlers(
       ? new RegExp(`^${escapeRegExp(baseUrl.origin)}(?:/.*)?$`)
       : new RegExp(`^${escapeRegExp(baseUrl.origin)}(?:${prefixes.map(escapeRegExp).join('|')})(?:/.*)?$`)
   return [
-    http.all(pattern, async ({ request }) => toFetchResponse(await handle(await fromFetchRequest(request, basePath)))),
+    http.all(pattern, async ({ request }) => toFetchResponse(await handle(await fromFetchRequest(request, basePath)), request.signal)),
   ]
 }
 

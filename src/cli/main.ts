@@ -31,6 +31,7 @@ interface ServeFlags {
   keepAliveTimeout: number
   maxConnections: number
   quiet?: boolean
+  allowRemoteImages?: boolean
   logFormat: 'text' | 'json'
 }
 
@@ -56,8 +57,9 @@ function withServeOptions(command: Command): Command {
     .addOption(new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection stays open').env(env('KEEP_ALIVE_TIMEOUT')).default(SERVER_DEFAULTS.keepAliveTimeoutMs, '5').argParser(parseSeconds))
     .addOption(new Option('--max-connections <n>', 'the most connections open at once').env(env('MAX_CONNECTIONS')).default(SERVER_DEFAULTS.maxConnections).argParser(parseInteger(1, 1_000_000)))
     // Not `.env()`: commander would turn a boolean flag on whenever its env var exists, even as "false" or "0";
-    // the env var is read by `quietFromEnv` instead.
+    // the variables of boolean flags are read by `booleanFromEnv` instead.
     .addOption(new Option('--quiet', `print only the listening line, no request log (env: ${env('QUIET')}=true|false)`))
+    .addOption(new Option('--allow-remote-images', `let the pages load images from other origins (env: ${env('ALLOW_REMOTE_IMAGES')}=true|false)`))
     .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
 }
 
@@ -79,12 +81,15 @@ function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, st
       return `    ${key.key.padEnd(24)} ${user} → ${team?.name ?? key.teamId} (${note})`
     })
   const firstKey = world.apiKeys.all().find((key) => key.revokedAt === null)?.key ?? 'pres_…'
+  // A real editor URL to open: the seeded welcome deck, else the first project.
+  const slug = (world.projectBySlug('welcome-deck') ?? world.projects.all()[0])?.slug
   return [
     `Presentation Service emulator ${VERSION} listening on ${server.origin}`,
     `  API base URL   ${server.origin}/v1`,
     `  Control plane  ${server.origin}/_emulator${flags.adminToken ? ' (admin token required)' : ''}`,
-    `  Editor         ${base}/editor/<project slug>`,
-    `  Seed ${flags.seed} · clock ${flags.clock} · time scale ${flags.timeScale} · rate limit ${flags.rateLimit === 0 ? 'off' : `${flags.rateLimit}/min`}${flags.state ? ` · state ${flags.state}${stateLoaded ? ' (loaded)' : ' (new)'}` : ''}`,
+    `  Dashboard      ${server.origin}/_emulator${flags.adminToken ? '?token=<admin token>' : ''}`,
+    `  Editor         ${base}/editor/${slug === undefined ? '<project slug>' : encodeURIComponent(slug)}`,
+    `  Seed ${flags.seed} · clock ${flags.clock} · time scale ${flags.timeScale} · rate limit ${flags.rateLimit === 0 ? 'off' : `${flags.rateLimit}/min`}${flags.allowRemoteImages ? ' · remote images allowed' : ''}${flags.state ? ` · state ${flags.state}${stateLoaded ? ' (loaded)' : ' (new)'}` : ''}`,
     '  API keys',
     ...keys,
     `  Try: curl -H 'Authorization: Bearer ${firstKey}' ${server.origin}/v1/projects`,
@@ -92,9 +97,9 @@ function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, st
   ].join('\n')
 }
 
-/** `PRESENTATION_EMULATOR_QUIET`: true/false, 1/0, yes/no, on/off. */
-function quietFromEnv(): boolean | undefined {
-  const value = process.env[env('QUIET')]
+/** A boolean flag's variable (`PRESENTATION_EMULATOR_QUIET`): true/false, 1/0, yes/no, on/off. */
+function booleanFromEnv(name: string): boolean | undefined {
+  const value = process.env[env(name)]
   return value === undefined ? undefined : parseBoolean(value)
 }
 
@@ -207,6 +212,7 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
     adminToken: flags.adminToken,
     allowedOrigins: flags.allowedOrigin,
     allowedHosts: flags.allowedHost,
+    allowRemoteImages: flags.allowRemoteImages ?? false,
     onRequest: flags.quiet ? undefined : (entry) => log(json ? JSON.stringify({ type: 'request', ...entry }) : formatRequest(entry)),
     onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
   })
@@ -333,11 +339,15 @@ export async function main(argv: string[]): Promise<void> {
           code: 'commander.invalidArgument',
         })
       }
-      if (flags.quiet === undefined) {
+      for (const [key, flag, name] of [
+        ['quiet', '--quiet', 'QUIET'],
+        ['allowRemoteImages', '--allow-remote-images', 'ALLOW_REMOTE_IMAGES'],
+      ] as const) {
+        if (flags[key] !== undefined) continue
         try {
-          flags.quiet = quietFromEnv()
+          flags[key] = booleanFromEnv(name)
         } catch (error) {
-          program.error(`error: option '--quiet' value '${process.env[env('QUIET')]}' from env '${env('QUIET')}' is invalid. ${(error as Error).message}`, {
+          program.error(`error: option '${flag}' value '${process.env[env(name)]}' from env '${env(name)}' is invalid. ${(error as Error).message}`, {
             exitCode: EXIT_USAGE,
             code: 'commander.invalidArgument',
           })

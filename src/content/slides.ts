@@ -1,23 +1,12 @@
 import type { Faker } from '@faker-js/faker'
-import type { SlideFiles } from '../schemas/index.js'
+import type { ContentBlock, SlideContent, SlideFiles } from '../schemas/index.js'
 
 /** The visual designs a generated slide can have; a template fixes one per slide. */
 export const SLIDE_DESIGNS = ['title', 'content', 'split', 'quote', 'stats', 'closing'] as const
 export type SlideDesign = (typeof SLIDE_DESIGNS)[number]
 
-/** A block of `slide.content.json`. */
-export type ContentBlock =
-  | { type: 'heading'; text: string }
-  | { type: 'text'; text: string }
-  | { type: 'bullets'; items: string[] }
-  | { type: 'quote'; text: string; author: string }
-  | { type: 'stat'; value: string; label: string }
-
-/** The shape of `slide.content.json` the emulator writes and its pages render. */
-export interface SlideContent {
-  title: string
-  blocks: ContentBlock[]
-}
+/** A block of `slide.content.json` (the conventions are zod schemas in `schemas/slide-content.ts`). */
+export type { ContentBlock, SlideContent }
 
 function sentence(faker: Faker, words: [number, number]): string {
   return faker.lorem.sentence({ min: words[0], max: words[1] })
@@ -102,7 +91,8 @@ type Block =
   | { type: "text"; text: string }
   | { type: "bullets"; items: string[] }
   | { type: "quote"; text: string; author: string }
-  | { type: "stat"; value: string; label: string };
+  | { type: "stat"; value: string; label: string }
+  | { type: "image"; url: string; alt: string };
 
 type Props = { accent?: string; align?: "left" | "center" };
 
@@ -132,6 +122,12 @@ function renderBlock(block: Block, index: number) {
         <figure key={index} className="stat">
           <strong>{block.value}</strong>
           <figcaption>{block.label}</figcaption>
+        </figure>
+      );
+    case "image":
+      return (
+        <figure key={index} className="image">
+          <img src={block.url} alt={block.alt} />
         </figure>
       );
   }

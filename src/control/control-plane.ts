@@ -36,6 +36,7 @@ import {
   type CreateTeamResponse,
   type CreateTemplateResponse,
   type HealthResponse,
+  type KeyResponse,
   type ListFaultsResponse,
   type ListRequestsResponse,
   type SetCreditsResponse,
@@ -170,6 +171,15 @@ export class ControlPlane {
       }
       const key = await insertKey(world, body.userId, teamId, body.name ?? 'API key', this.emulator.clock.iso())
       return { keyId: key.id, apiKey: key.key }
+    })
+  }
+
+  /** One key, with its value. */
+  async getKey(keyId: string): Promise<KeyResponse> {
+    return this.emulator.exclusive(() => {
+      const key = this.emulator.world.apiKeys.get(keyId)
+      if (key === undefined) throw fail.notFound('API key', `no key "${keyId}"`)
+      return { keyId: key.id, apiKey: key.key, name: key.name, userId: key.userId, teamId: key.teamId, createdAt: key.createdAt, revokedAt: key.revokedAt }
     })
   }
 

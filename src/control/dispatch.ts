@@ -1,7 +1,9 @@
 import { fail, ServiceError } from '../core/errors.js'
 import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
-import { dashboardFragment, dashboardPage, type DashboardSource } from '../pages/dashboard.js'
+import { isAssetPath, serveAsset } from '../pages/assets.js'
+import { dashboardEvents, dashboardFragment, dashboardPage, parseJournalFilter, type DashboardSource } from '../pages/dashboard.js'
+import { pageHeaders } from '../pages/security.js'
 import type { ControlPlane } from './control-plane.js'
 import { controlRoutes, type ControlRoute } from './routes.js'
 
@@ -11,6 +13,9 @@ export interface ControlDispatchHost extends DashboardSource {
   readonly adminToken: string | undefined
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
 }
+
+/** The dashboard's routes (GET): they also take the admin token as `?token=`, since a browser opens them. */
+const DASHBOARD_PATHS = new Set(['/_emulator', '/_emulator/dashboard/fragment', '/_emulator/dashboard/events'])
 
 /** True for the control plane's paths: `/_emulator` and below. */
 export function isControlPath(path: string): boolean {
@@ -32,19 +37,15 @@ export class ControlDispatcher {
   async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
     const host = this.host
     try {
+      // The pages' static assets hold no data: served to anyone, so the editor and sites work with an admin token set.
+      if (isAssetPath(request.path)) return serveAsset(request)
       const token = host.adminToken
-      const isDashboard = request.method === 'GET' && (request.path === '/_emulator' || request.path === '/_emulator/dashboard/fragment')
+      const isDashboard = request.method === 'GET' && DASHBOARD_PATHS.has(request.path)
       const given = bearer(request.headers.authorization) ?? (isDashboard ? new URLSearchParams(request.query).get('token') ?? undefined : undefined)
       if (token !== undefined && given !== token) {
         throw fail.unauthorized('the control plane requires Authorization: Bearer <admin token> (the dashboard also takes ?token=)')
       }
-      if (isDashboard) {
-        const suffix = token === undefined ? '' : `?token=${encodeURIComponent(token)}`
-        const body = await host.exclusive(() =>
-          request.path === '/_emulator' ? dashboardPage(host, `/_emulator/dashboard/fragment${suffix}`) : dashboardFragment(host),
-        )
-        return textResponse(200, body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' })
-      }
+      if (isDashboard) return await this.#dashboard(request, token)
       const match = this.#routes.match(request.method, request.path)
       if (match.kind === 'none') throw fail.notFound('Route', `no control-plane route at ${request.method} ${request.path}`)
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
@@ -64,5 +65,21 @@ export class ControlDispatcher {
       this.onError(error)
       return fail.internal('an unexpected error occurred; see the emulator log').toResponse()
     }
+  }
+
+  /** The dashboard page, its sections as one fragment, or its live event stream; the journal filter comes from the query. */
+  async #dashboard(request: EmulatorRequest, token: string | undefined): Promise<EmulatorResponse> {
+    const host = this.host
+    const query = parseQuery(request.query)
+    const filter = parseJournalFilter(query)
+    if (request.path === '/_emulator/dashboard/events') return dashboardEvents(host, filter)
+    const headers = await pageHeaders({})
+    if (request.path === '/_emulator/dashboard/fragment') {
+      return textResponse(200, await host.exclusive(() => dashboardFragment(host, filter)), 'text/html; charset=utf-8', headers)
+    }
+    const events = new URLSearchParams()
+    if (token !== undefined) events.set('token', token)
+    const body = await host.exclusive(() => dashboardPage(host, { eventsUrl: `/_emulator/dashboard/events${events.size > 0 ? `?${events}` : ''}`, filter }))
+    return textResponse(200, body, 'text/html; charset=utf-8', headers)
   }
 }

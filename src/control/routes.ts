@@ -45,6 +45,7 @@ export function controlRoutes(): RouteTable<ControlRoute> {
     .add('POST', '/_emulator/accounts', withBody(201, (c, { body }) => c.createAccount(asObject(body) as never)))
     .add('POST', '/_emulator/teams', withBody(201, (c, { body }) => c.createTeam(asObject(body) as never)))
     .add('POST', '/_emulator/keys', withBody(201, (c, { body }) => c.createKey(asObject(body) as never)))
+    .add('GET', '/_emulator/keys/{keyId}', route(200, (c, { params }) => c.getKey(params.keyId!)))
     .add('DELETE', '/_emulator/keys/{keyId}', route(200, (c, { params }) => c.revokeKey(params.keyId!)))
     .add(
       'PUT',

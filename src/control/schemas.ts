@@ -37,6 +37,18 @@ export type CreateKeyRequest = z.infer<typeof CreateKeyRequest>
 export const CreateKeyResponse = z.object({ keyId: z.string(), apiKey: z.string() })
 export type CreateKeyResponse = z.infer<typeof CreateKeyResponse>
 
+/** `GET /_emulator/keys/{keyId}`: one key with its value (the dashboard's reveal and copy buttons read it). */
+export const KeyResponse = z.object({
+  keyId: z.string(),
+  apiKey: z.string(),
+  name: z.string(),
+  userId: z.string(),
+  teamId: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+})
+export type KeyResponse = z.infer<typeof KeyResponse>
+
 export const SetCreditsRequest = z.strictObject({ credits: Credits })
 export type SetCreditsRequest = z.infer<typeof SetCreditsRequest>
 export const SetCreditsResponse = z.object({ teamId: z.string(), credits: z.number() })

@@ -21,11 +21,20 @@ export interface EmulatorRequest {
   bodyTooLarge?: boolean
 }
 
-/** An outgoing response. `body` is already serialized. */
+/**
+ * An outgoing response. `body` is already serialized.
+ *
+ * A long-lived response (server-sent events) sets `stream` instead: the
+ * adapter writes the headers at once, then each chunk as the iterable yields
+ * it, and ends the response when the iterable ends. When the client goes
+ * away first, the adapter calls the iterator's `return()`, which must release
+ * everything the stream holds (listeners, timers). `body` is ignored then.
+ */
 export interface EmulatorResponse {
   status: number
   headers: Record<string, string>
   body: string | null
+  stream?: AsyncIterable<string>
 }
 
 /** The largest request body the API accepts; larger ones are answered 413. */

@@ -60,7 +60,8 @@ export interface RunningServer {
 /** How long `close()` waits for requests in flight before cutting them. */
 export const FORCE_CLOSE_AFTER_MS = 10_000
 
-function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean): void {
+function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean, streams: Set<() => void>): void {
+  if (response.stream !== undefined) return sendStream(res, response, response.stream, closeConnection ? undefined : streams)
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
   // Encode once: the length and the bytes written come from the same buffer.
@@ -95,6 +96,56 @@ function clientErrorResponse(code: string | undefined): EmulatorResponse {
 }
 
 /**
+ * A long-lived response: headers now, then each chunk as it comes. It ends
+ * when the stream ends, when the client goes away (the iterator's `return()`
+ * then releases the stream's listeners), or when the server closes. Its
+ * connection is not reused afterwards.
+ */
+function sendStream(
+  res: ServerResponse,
+  response: EmulatorResponse,
+  stream: AsyncIterable<string>,
+  // Undefined while the server is closing: the stream then ends at once.
+  streams: Set<() => void> | undefined,
+): void {
+  let iterator: AsyncIterator<string>
+  try {
+    iterator = stream[Symbol.asyncIterator]()
+  } catch (error) {
+    console.error('[presentation-emulator] a streamed response could not start:', error)
+    res.writeHead(500, { 'content-type': 'application/json' })
+    res.end('{"error":"Internal server error"}')
+    return
+  }
+  let ended = false
+  const stop = () => {
+    if (ended) return
+    ended = true
+    streams?.delete(stop)
+    void iterator.return?.()
+    res.end()
+  }
+  res.on('close', stop)
+  res.writeHead(response.status, { ...response.headers, connection: 'close' })
+  res.flushHeaders()
+  if (streams === undefined) return stop()
+  streams.add(stop)
+  void (async () => {
+    try {
+      while (!ended) {
+        const next = await iterator.next()
+        if (next.done || ended) break
+        res.write(next.value)
+      }
+    } catch (error) {
+      console.error('[presentation-emulator] a streamed response failed:', error)
+    } finally {
+      stop()
+    }
+  })()
+}
+
+/**
  * The node:http adapter: reads the request (at most the route's body
  * limit), hands it to `handle`, writes the answer. It does not go through
  * msw or the Fetch API, so it costs little more than a bare node:http server.
@@ -120,6 +171,8 @@ export function listenHttp(
   let stopping = false
   let inFlight = 0
   let forced = false
+  // Long-lived responses (server-sent events) in progress, each by the function that ends it.
+  const streams = new Set<() => void>()
   /** Sockets answered early that only discard what still comes, until they close. */
   const lingering = new WeakSet<Socket>()
   let checkHost = false
@@ -221,11 +274,11 @@ export function listenHttp(
       inFlight += 1
       handle(toRequest(req, path, query, body, false))
         .then(
-          (response) => send(res, response, stopping),
+          (response) => send(res, response, stopping, streams),
           (error: unknown) => {
             // handle() never rejects; this is a last line of defence.
             console.error('[presentation-emulator] unexpected error:', error)
-            if (!res.headersSent) send(res, fail.internal('an unexpected error occurred; see the emulator log').toResponse(), true)
+            if (!res.headersSent) send(res, fail.internal('an unexpected error occurred; see the emulator log').toResponse(), true, streams)
             else res.end()
           },
         )
@@ -295,6 +348,8 @@ export function listenHttp(
   }
   const close = (forceAfterMs = FORCE_CLOSE_AFTER_MS) => {
     stopping = true
+    // A stream never finishes on its own: end them, so they do not hold the close for forceAfterMs.
+    for (const stop of [...streams]) stop()
     const force = setTimeout(forceClose, forceAfterMs)
     force.unref()
     return new Promise<void>((resolve) => {

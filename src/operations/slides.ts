@@ -43,7 +43,9 @@ const FILE_RULES: SlideGuideResponse['files'] = [
     name: 'slide.content.json',
     rules: [
       'Must be valid JSON whose top-level value is an object or an array.',
-      'The editor renders `{"title": string, "blocks": [...]}`; block types: heading {text}, text {text}, bullets {items}, quote {text, author}, stat {value, label}.',
+      'The editor and the published site render `{"title": string, "blocks": [...]}`; block types: heading {text}, text {text}, bullets {items: string[]}, quote {text, author?}, stat {value, label}, image {url, alt}.',
+      'An image `url` is a `data:image/…` URL, a path on the emulator’s own origin, or a remote http(s) URL; the emulator is offline by default, so a remote image shows as a placeholder with its `alt` text unless it runs with --allow-remote-images. Always give `alt`.',
+      'A block that does not follow these conventions is shown as a notice saying what is wrong.',
     ],
   },
   {
@@ -51,6 +53,7 @@ const FILE_RULES: SlideGuideResponse['files'] = [
     rules: [
       'Must be valid JSON whose top-level value is an object or an array.',
       'Convention: `{"controls": [{"id", "type", "label", "default"}]}`, one control per prop of the component (types such as color, select with options).',
+      'The pages apply the `default` of an `align` control (left, center or right) and of an `accent` control (a colour or a `var(--token)`, used for the title; made readable against the background when it is not).',
     ],
   },
 ]

@@ -1,43 +1,87 @@
-import type { EditingState, ProjectRecord, SlideRecord } from '../store/records.js'
+/**
+ * The editor page at `editorUrl`: the project's slides in the viewer, a
+ * header with its name, publish state, version and generation status, and
+ * the editing indicator on every slide whose flag is on. It follows the
+ * world live (see `routes.ts`).
+ */
+import type { JobRecord, ProjectRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
-import { escapeHtml, htmlDocument, renderSlideContent, themeStyle } from './html.js'
+import { siteAddress } from '../model/urls.js'
+import { escapeHtml, type ImagePolicy } from './html.js'
+import { deckSlide, renderDeck, viewerDocument, type DeckView } from './viewer.js'
 
-function editingOverlay(editing: EditingState): string {
-  const who = editing.agentName?.trim() || 'An agent'
-  const what = editing.editPrompt?.trim() ? `<div class="prompt">${escapeHtml(editing.editPrompt)}</div>` : ''
-  return `<div class="editing" role="status" aria-live="polite" data-testid="editing-indicator"><div class="spinner"></div><strong>${escapeHtml(who)} is editing this slide</strong>${what}</div>`
+/** The project's latest generation job, if any. */
+function latestJob(world: World, project: ProjectRecord): JobRecord | undefined {
+  let latest: JobRecord | undefined
+  for (const job of world.jobs.all()) if (job.projectId === project.id) latest = job
+  return latest
 }
 
-function slideFrame(slide: SlideRecord, index: number): string {
-  return `<article class="slide-frame" data-slide-id="${escapeHtml(slide.id)}">${renderSlideContent(slide.files)}${slide.editing === null ? '' : editingOverlay(slide.editing)}<footer>${index + 1}. ${escapeHtml(slide.name)}</footer></article>`
+/** The path of the published site (same origin as the page, whatever `--public-url` says). */
+function sitePath(world: World, project: ProjectRecord): string {
+  const address = siteAddress(world, project)
+  return `/sites/${address.hostname}${address.path}`
 }
 
-/** The slides part of the editor page (what the live update replaces). */
-export function editorSlidesHtml(world: World, project: ProjectRecord): string {
+function quoted(prompt: string): string {
+  const text = prompt.trim()
+  return `“${escapeHtml(text.length > 140 ? `${text.slice(0, 140)}…` : text)}”`
+}
+
+/** The editor's view of a project: what the page shows and what each live update carries. */
+export function editorView(world: World, project: ProjectRecord, images: ImagePolicy): DeckView {
   const slides = world.slidesOf(project.id)
-  if (slides.length > 0) return slides.map(slideFrame).join('\n')
-  const generating = world.jobs.all().some((job) => job.projectId === project.id && job.status === 'processing')
-  return `<p class="notice">${generating ? 'Generating slides… this page updates when they are ready.' : 'This project has no slides yet.'}</p>`
+  const deck = renderDeck(project.config, slides.map(deckSlide), images)
+  const version = project.latestVersionId === null ? undefined : world.versions.get(project.latestVersionId)
+  const job = latestJob(world, project)
+  const chips: string[] = []
+  if (job?.status === 'processing') chips.push('<span class="chip chip-busy" data-testid="generation-status"><span class="spinner" aria-hidden="true"></span>Generating</span>')
+  if (job?.status === 'failed') chips.push('<span class="chip chip-error" data-testid="generation-status">Generation failed</span>')
+  chips.push(
+    project.publishedAt === null
+      ? '<span class="chip" data-testid="publish-state">Unpublished</span>'
+      : `<a class="chip chip-ok" data-testid="publish-state" href="${escapeHtml(sitePath(world, project))}" target="_blank" rel="noopener">Published ↗</a>`,
+  )
+  if (version !== undefined) chips.push(`<span class="chip chip-muted" title="Latest version">v${version.number} · ${escapeHtml(version.name)}</span>`)
+
+  let notice = ''
+  if (job?.status === 'processing') {
+    notice = `<div class="notice-bar notice-busy" role="status"><span class="spinner" aria-hidden="true"></span><span>Generating slides from ${quoted(job.prompt)}. This page updates when they are ready.</span></div>`
+  } else if (job?.status === 'failed') {
+    notice = `<div class="notice-bar notice-error" role="alert" data-testid="generation-failed"><strong>Generation failed:</strong> <span>${escapeHtml(job.error ?? 'Generation failed')}</span> <span>The credit was refunded.</span></div>`
+  }
+
+  let empty: string
+  if (job?.status === 'processing') {
+    empty = `<div class="empty-card"><span class="spinner" aria-hidden="true"></span><h2>Generating your presentation…</h2><p>From ${quoted(job.prompt)}.</p><p>The slides appear here as soon as the job completes.</p></div>`
+  } else if (job?.status === 'failed') {
+    empty = `<div class="empty-card failed" role="alert"><h2>Generation failed</h2><p>${escapeHtml(job.error ?? 'Generation failed')}</p><p>No slides were created, and the credit went back to the team.</p></div>`
+  } else {
+    empty = `<div class="empty-card"><h2>This project has no slides yet.</h2><p>Add one with <code>POST /v1/projects/${escapeHtml(project.slug)}/slides</code>; it shows here at once.</p></div>`
+  }
+
+  return {
+    title: `${project.name} · Editor`,
+    name: project.name,
+    meta: chips.join(''),
+    notice,
+    empty,
+    css: deck.css,
+    slides: deck.slides,
+  }
 }
 
-/** The editor page at `editorUrl`: the project's slides in order, live. */
-export function editorPage(world: World, project: ProjectRecord): string {
-  const version = project.latestVersionId === null ? undefined : world.versions.get(project.latestVersionId)
-  const liveUrl = `/editor/${encodeURIComponent(project.slug)}/live`
-  const body = `<header class="bar"><h1 data-testid="project-name">${escapeHtml(project.name)}</h1><span class="meta">Editor · ${escapeHtml(project.slug)}${version === undefined ? '' : ` · ${escapeHtml(version.name)}`}${project.publishedAt === null ? ' · unpublished' : ' · published'}</span></header>
-<main id="slides">${editorSlidesHtml(world, project)}</main>`
-  // Live updates without a reload: poll the slides fragment, swap it when it changes.
-  const script = `(() => {
-  const main = document.getElementById('slides');
-  let last = main.innerHTML;
-  setInterval(async () => {
-    try {
-      const response = await fetch(${JSON.stringify(liveUrl)}, { cache: 'no-store' });
-      if (!response.ok) return;
-      const html = await response.text();
-      if (html !== last) { main.innerHTML = html; last = html; }
-    } catch {}
-  }, 1000);
-})();`
-  return htmlDocument(`${project.name} · Editor`, body, { style: themeStyle(project.config), script })
+/** The path of the editor's live event stream. */
+export function editorEventsPath(slug: string): string {
+  return `/editor/${encodeURIComponent(slug)}/events`
+}
+
+/** The editor page. */
+export function editorPage(view: DeckView, slug: string): string {
+  return viewerDocument(view, { mode: 'editor', eventsUrl: editorEventsPath(slug) })
+}
+
+/** The stage's slides alone (`/editor/{slug}/live`): each slide's `<article>`, or the empty state. */
+export function editorSlidesHtml(view: DeckView): string {
+  return view.slides.length > 0 ? view.slides.map((slide) => slide.frame).join('\n') : view.empty
 }

@@ -1,5 +1,14 @@
+/**
+ * HTML for the pages: the document shell and a slide rendered from its
+ * `slide.content.json` and `slide.controls.json`. Every text is escaped;
+ * no markup, style attribute or script comes from a slide.
+ */
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
-import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
+import { safeParse } from '../core/validation.js'
+import { z } from 'zod'
+import { CONTENT_BLOCK_TYPES, ContentBlock, SLIDE_ALIGNMENTS, SlideControl, SlideControls, type SlideFiles } from '../schemas/index.js'
+import { assetUrl, type AssetName } from './assets.js'
+import type { DeckTheme } from './theme.js'
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -11,103 +20,262 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;')
 }
 
-const BASE_CSS = `
-*{box-sizing:border-box}body{margin:0;font-family:var(--font,system-ui,sans-serif);background:#f1f5f9;color:#0f172a}
-header.bar{display:flex;gap:1rem;align-items:baseline;padding:1rem 1.5rem;background:#0f172a;color:#f8fafc}
-header.bar h1{font-size:1.1rem;margin:0}header.bar .meta{opacity:.75;font-size:.85rem}
-main{padding:1.5rem;display:grid;gap:1.5rem;max-width:1100px;margin:0 auto}
-.slide-frame{position:relative;background:var(--background,#fff);color:var(--foreground,#0f172a);border:1px solid var(--border,#e2e8f0);border-radius:var(--radius,.5rem);box-shadow:0 1px 3px rgba(0,0,0,.08);aspect-ratio:16/9;overflow:hidden;display:flex;flex-direction:column}
-.slide-frame .slide{flex:1;padding:2.5rem 3rem;overflow:auto}
-.slide h1{margin:0 0 1rem;font-size:2rem;color:var(--primary,#1d4ed8)}
-.slide blockquote{font-size:1.3rem;font-style:italic;margin:1rem 0}.slide cite{display:block;margin-top:.5rem;font-size:.9rem}
-.slide .stats{display:flex;gap:2rem}.slide .stat strong{display:block;font-size:2.2rem;color:var(--primary,#1d4ed8)}
-.slide-frame footer{padding:.4rem 1rem;font-size:.8rem;background:var(--muted,#f1f5f9);color:var(--muted-foreground,#64748b)}
-.editing{position:absolute;inset:0;background:rgba(15,23,42,.55);color:#fff;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.5rem;text-align:center;padding:1rem}
-.editing .spinner{width:2rem;height:2rem;border:3px solid rgba(255,255,255,.35);border-top-color:#fff;border-radius:50%;animation:spin 1s linear infinite}
-@keyframes spin{to{transform:rotate(360deg)}}
-.notice{padding:2rem;text-align:center;color:#475569}
-table{border-collapse:collapse;width:100%;background:#fff;font-size:.85rem}th,td{border:1px solid #e2e8f0;padding:.35rem .5rem;text-align:left;vertical-align:top}
-section.panel h2{font-size:1rem;margin:.5rem 0}
-pre{white-space:pre-wrap;font-size:.8rem}
-`
+export interface DocumentOptions {
+  title: string
+  body: string
+  /** Class of `<body>`. */
+  bodyClass?: string
+  /** `data-*` attributes of `<body>` (names without the prefix). */
+  bodyData?: Record<string, string>
+  /** An inline style element's text; its hash goes into the page's CSP. */
+  style?: string
+  /** Same-origin scripts (asset names), loaded with `defer`. */
+  scripts?: AssetName[]
+}
 
-/** A complete HTML document. */
-export function htmlDocument(title: string, body: string, options: { style?: string; script?: string } = {}): string {
+/** A complete HTML document: the shared stylesheet, an optional hashed inline style, deferred same-origin scripts. */
+export function htmlDocument(options: DocumentOptions): string {
+  const data = Object.entries(options.bodyData ?? {})
+    .map(([name, value]) => ` data-${name}="${escapeHtml(value)}"`)
+    .join('')
+  const bodyClass = options.bodyClass === undefined ? '' : ` class="${escapeHtml(options.bodyClass)}"`
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${BASE_CSS}${options.style ?? ''}</style>
-</head>
-<body>
-${body}
-${options.script === undefined ? '' : `<script>${options.script}</script>`}
+<meta name="color-scheme" content="light">
+<title>${escapeHtml(options.title)}</title>
+<link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${assetUrl('pages.css')}">
+${options.style === undefined ? '' : `<style>${options.style}</style>\n`}${(options.scripts ?? []).map((name) => `<script src="${assetUrl(name)}" defer></script>\n`).join('')}</head>
+<body${bodyClass}${data}>
+${options.body}
 </body>
 </html>
 `
 }
 
-/** CSS custom properties from a project's theme colours and design tokens. */
-export function themeStyle(config: ProjectConfig): string {
-  const vars: string[] = []
-  const colors = config.theme?.colors.default
-  if (colors !== undefined) {
-    for (const [name, value] of Object.entries(colors)) if (value !== undefined) vars.push(`--${name}:${value}`)
+/** Where a page may load images from. */
+export interface ImagePolicy {
+  /** Load images of other origins (`allowRemoteImages`). */
+  allowRemote: boolean
+  /** The emulator's own origin: an absolute URL on it is not remote. */
+  origin: string
+}
+
+/** What a slide is rendered with. */
+export interface SlideContext {
+  theme: DeckTheme
+  images: ImagePolicy
+  /** The class for a title colour other than the theme's (`accent-N`), so it can be styled without a style attribute. */
+  accentClass(color: string): string
+}
+
+/** Past these, a slide shows a note instead of more (a page stays small whatever a file holds). */
+const MAX_BLOCKS = 60
+const MAX_ITEMS = 40
+const MAX_TEXT = 4_000
+const MAX_RAW = 20_000
+
+/** What the renderer reads of `slide.content.json`: leniently, each block is checked on its own. */
+const ContentFile = z
+  .object({ title: z.unknown().optional(), blocks: z.unknown().optional() })
+  .refine((content) => content.title !== undefined || content.blocks !== undefined)
+
+type Layout = 'title' | 'content' | 'columns' | 'quote' | 'stats' | 'media' | 'image' | 'raw'
+
+/** A block as read from the file: one of the conventions, a lenient text, or a notice saying what is wrong. */
+type ReadBlock = { kind: 'block'; block: ContentBlock } | { kind: 'notice'; text: string }
+
+function clip(text: string, max = MAX_TEXT): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}
+
+function t(text: string): string {
+  return escapeHtml(clip(text))
+}
+
+function readBlock(value: unknown, index: number): ReadBlock {
+  const parsed = safeParse(ContentBlock, value)
+  if (parsed.success) return { kind: 'block', block: parsed.data }
+  const b = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  const type = typeof b?.type === 'string' ? b.type : undefined
+  const known = (CONTENT_BLOCK_TYPES as readonly string[]).includes(type ?? '')
+  // An unknown type that carries a text is shown as a paragraph, as a real renderer might.
+  if (type !== undefined && !known && typeof b?.text === 'string') return { kind: 'block', block: { type: 'text', text: b.text } }
+  if (type === undefined) return { kind: 'notice', text: `Block ${index + 1} has no "type", so it is not shown.` }
+  if (!known) return { kind: 'notice', text: `Block type "${clip(type, 60)}" is not rendered by the emulator.` }
+  const issue = parsed.error.issues[0]
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : ''
+  return { kind: 'notice', text: `The ${type} block ${index + 1} is not shown: ${where}${issue?.message ?? 'invalid'}.` }
+}
+
+/** Whether an image URL may load on the page, and if not, why. */
+export function imageSource(url: string, policy: ImagePolicy): { load: true } | { load: false; reason: string; host?: string } {
+  const value = url.trim()
+  if (/^data:image\/(?:png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(value)) return { load: true }
+  if (value.startsWith('/') && !value.startsWith('//')) return { load: true }
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    return { load: false, reason: 'The image URL is not absolute; use an http(s) URL, a path starting with / or a data:image URL.' }
   }
-  if (config.theme?.radius) vars.push(`--radius:${config.theme.radius}`)
-  if (config.theme?.fontFamily) vars.push(`--font:${JSON.stringify(config.theme.fontFamily)},system-ui,sans-serif`)
-  for (const token of config.tokens?.palette ?? []) vars.push(`${token.name}:${token.value}`)
-  for (const token of config.tokens?.fonts ?? []) vars.push(`${token.name}:${JSON.stringify(token.family)}`)
-  // Values come from validated config, but never let one close the rule.
-  return `:root{${vars.map((v) => v.replace(/[{}<>;]/g, '')).join(';')}}`
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return { load: false, reason: `${parsed.protocol.replace(':', '')}: URLs are not loaded as images.` }
+  }
+  if (parsed.origin === policy.origin || policy.allowRemote) return { load: true }
+  return {
+    load: false,
+    reason: 'Remote image not loaded: the emulator is offline (start it with --allow-remote-images to load it).',
+    host: parsed.host,
+  }
 }
 
-function text(value: unknown): string {
-  return typeof value === 'string' ? escapeHtml(value) : ''
+const IMAGE_ICON =
+  '<svg class="placeholder-icon" viewBox="0 0 24 24" aria-hidden="true"><rect x="3" y="4" width="18" height="16" rx="2" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="9" cy="10" r="1.8" fill="currentColor"/><path d="M4.5 18l5-5.5 3.5 3.5 2.5-2.5 4 4.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linejoin="round"/></svg>'
+
+function renderImage(block: { url: string; alt: string }, images: ImagePolicy): string {
+  const source = imageSource(block.url, images)
+  if (source.load) {
+    return `<figure class="block-image"><img src="${escapeHtml(block.url.trim())}" alt="${t(block.alt)}" loading="lazy" decoding="async" referrerpolicy="no-referrer"></figure>`
+  }
+  const alt = block.alt.trim() === '' ? 'No alt text' : block.alt
+  return `<figure class="block-image image-placeholder" role="img" aria-label="${t(`Image: ${alt}`)}" data-testid="image-placeholder">${IMAGE_ICON}<figcaption><span class="placeholder-alt">${t(alt)}</span><span class="placeholder-reason">${t(source.reason)}</span>${source.host === undefined ? '' : `<span class="placeholder-host">${t(source.host)}</span>`}</figcaption></figure>`
 }
 
-function renderBlock(block: unknown): string {
-  if (typeof block !== 'object' || block === null) return ''
-  const b = block as Record<string, unknown>
-  switch (b.type) {
+function renderBlock(read: ReadBlock, images: ImagePolicy): string {
+  if (read.kind === 'notice') return `<p class="block-notice">${t(read.text)}</p>`
+  const block = read.block
+  switch (block.type) {
     case 'heading':
-      return `<h2>${text(b.text)}</h2>`
+      return `<h2>${t(block.text)}</h2>`
     case 'text':
-      return `<p>${text(b.text)}</p>`
-    case 'bullets':
-      return Array.isArray(b.items) ? `<ul>${b.items.map((item) => `<li>${text(item)}</li>`).join('')}</ul>` : ''
+      return `<p>${t(block.text)}</p>`
+    case 'bullets': {
+      const more = block.items.length > MAX_ITEMS ? `<li class="more">${block.items.length - MAX_ITEMS} more</li>` : ''
+      return `<ul>${block.items
+        .slice(0, MAX_ITEMS)
+        .map((item) => `<li>${t(item)}</li>`)
+        .join('')}${more}</ul>`
+    }
     case 'quote':
-      return `<blockquote><p>${text(b.text)}</p><cite>${text(b.author)}</cite></blockquote>`
+      return `<blockquote><p>${t(block.text)}</p>${block.author === undefined || block.author === '' ? '' : `<cite>${t(block.author)}</cite>`}</blockquote>`
     case 'stat':
-      return `<figure class="stat"><strong>${text(b.value)}</strong><figcaption>${text(b.label)}</figcaption></figure>`
-    default:
-      return typeof b.text === 'string' ? `<p>${text(b.text)}</p>` : ''
+      return `<figure class="stat"><strong>${t(String(block.value))}</strong><figcaption>${t(block.label)}</figcaption></figure>`
+    case 'image':
+      return renderImage(block, images)
   }
+}
+
+const isType = (read: ReadBlock, type: ContentBlock['type']) => read.kind === 'block' && read.block.type === type
+
+function chooseLayout(blocks: ReadBlock[], align: string): Layout {
+  const shown = blocks.filter((read) => read.kind === 'block')
+  if (shown.length === 0) return blocks.length === 0 ? 'title' : 'content'
+  if (shown.every((read) => isType(read, 'image'))) return 'image'
+  if (shown.some((read) => isType(read, 'image'))) return 'media'
+  if (shown.length === 1 && isType(shown[0]!, 'quote')) return 'quote'
+  if (shown.every((read) => isType(read, 'stat'))) return 'stats'
+  if (align === 'center' && shown.length <= 2 && shown.every((read) => isType(read, 'text'))) return 'title'
+  const headings = shown.filter((read) => isType(read, 'heading')).length
+  if (headings >= 2 && headings <= 3 && isType(shown[0]!, 'heading')) return 'columns'
+  return 'content'
+}
+
+/** Consecutive stat blocks share one row. */
+function flow(blocks: ReadBlock[], images: ImagePolicy): string {
+  let html = ''
+  let stats: string[] = []
+  const flush = () => {
+    if (stats.length > 0) html += `<div class="stats">${stats.join('')}</div>`
+    stats = []
+  }
+  for (const read of blocks) {
+    if (isType(read, 'stat')) {
+      stats.push(renderBlock(read, images))
+      continue
+    }
+    flush()
+    html += renderBlock(read, images)
+  }
+  flush()
+  return html
+}
+
+function body(layout: Layout, blocks: ReadBlock[], images: ImagePolicy): string {
+  if (layout === 'columns') {
+    const columns: ReadBlock[][] = []
+    for (const read of blocks) {
+      if (isType(read, 'heading') || columns.length === 0) columns.push([])
+      columns[columns.length - 1]!.push(read)
+    }
+    return `<div class="columns">${columns.map((column) => `<section class="column">${flow(column, images)}</section>`).join('')}</div>`
+  }
+  if (layout === 'media') {
+    const first = blocks.findIndex((read) => isType(read, 'image'))
+    const rest = blocks.filter((_, index) => index !== first)
+    return `<div class="media"><div class="media-text">${flow(rest, images)}</div><div class="media-figure">${renderBlock(blocks[first]!, images)}</div></div>`
+  }
+  return flow(blocks, images)
+}
+
+/** The default of a control of `slide.controls.json`, if the file follows the convention. */
+function controlDefault(controlsFile: string, id: string): unknown {
+  let value: unknown
+  try {
+    value = JSON.parse(controlsFile)
+  } catch {
+    return undefined
+  }
+  const parsed = SlideControls.safeParse(value)
+  if (!parsed.success) return undefined
+  for (const control of parsed.data.controls) {
+    const c = SlideControl.safeParse(control)
+    if (c.success && c.data.id === id) return c.data.default
+  }
+  return undefined
 }
 
 /**
- * A slide rendered from its `slide.content.json` (`{title, blocks}`); content
- * of another shape is shown as formatted JSON, and text is always escaped.
+ * A slide as HTML: `<div class="slide layout-… align-…">` with the title
+ * (`<h1>`) and the blocks. The layout follows the content (a title slide, a
+ * quote, a row of stats, columns under headings, text beside an image); the
+ * `align` and `accent` controls' defaults are applied. Content that does not
+ * follow the conventions is shown as its file text.
  */
-export function renderSlideContent(files: SlideFiles): string {
+export function renderSlide(files: SlideFiles, context: SlideContext): string {
   // Writes refuse deeper files; this guard keeps any page from overflowing its stack all the same.
   if (jsonTextDepthExceeded(files['slide.content.json']) !== -1) {
     return `<div class="slide"><p class="notice">This slide's content is nested deeper than ${MAX_JSON_DEPTH} levels and is not shown.</p></div>`
   }
+  const alignValue = controlDefault(files['slide.controls.json'], 'align')
+  const align = SLIDE_ALIGNMENTS.find((a) => a === alignValue) ?? 'left'
+  const accentValue = controlDefault(files['slide.controls.json'], 'accent')
+  const accent = typeof accentValue === 'string' ? context.theme.textColor(accentValue) : undefined
+  const accentClass = accent === undefined || accent === context.theme.title ? '' : ` ${context.accentClass(accent)}`
+
+  const text = files['slide.content.json']
   let content: unknown
   try {
-    content = JSON.parse(files['slide.content.json'])
+    content = JSON.parse(text)
   } catch {
-    return `<div class="slide"><pre>${escapeHtml(files['slide.content.json'])}</pre></div>`
+    content = undefined
   }
-  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-    return `<div class="slide"><pre>${escapeHtml(JSON.stringify(content, null, 2))}</pre></div>`
+  const parsed = ContentFile.safeParse(content)
+  if (!parsed.success) {
+    // Not the {title, blocks} convention: show the file as it is (never re-serialized, so any depth is safe).
+    return `<div class="slide layout-raw align-left"><pre class="raw">${escapeHtml(clip(text, MAX_RAW))}</pre></div>`
   }
-  const c = content as Record<string, unknown>
-  const blocks = Array.isArray(c.blocks) ? c.blocks : []
-  const stats = blocks.filter((block) => (block as { type?: unknown })?.type === 'stat')
-  const others = blocks.filter((block) => (block as { type?: unknown })?.type !== 'stat')
-  return `<div class="slide">${typeof c.title === 'string' && c.title !== '' ? `<h1>${text(c.title)}</h1>` : ''}${others.map(renderBlock).join('')}${stats.length > 0 ? `<div class="stats">${stats.map(renderBlock).join('')}</div>` : ''}</div>`
+  const rawBlocks = Array.isArray(parsed.data.blocks) ? parsed.data.blocks : []
+  const blocks = rawBlocks.slice(0, MAX_BLOCKS).map(readBlock)
+  if (rawBlocks.length > MAX_BLOCKS) blocks.push({ kind: 'notice', text: `${rawBlocks.length - MAX_BLOCKS} more blocks are not shown.` })
+  if (parsed.data.blocks !== undefined && !Array.isArray(parsed.data.blocks)) blocks.push({ kind: 'notice', text: '"blocks" is not an array, so no block is shown.' })
+  const titleText = typeof parsed.data.title === 'string' ? parsed.data.title.trim() : ''
+  const layout = chooseLayout(blocks, align)
+  const title = titleText === '' ? '' : `<h1>${t(titleText)}</h1>`
+  const inner = body(layout, blocks, context.images)
+  const rest = inner === '' ? (title === '' ? '<p class="slide-empty">Empty slide</p>' : '') : `<div class="slide-body">${inner}</div>`
+  return `<div class="slide layout-${layout} align-${align}${accentClass}">${title}${rest}</div>`
 }

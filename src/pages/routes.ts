@@ -1,15 +1,25 @@
 import { fail } from '../core/errors.js'
 import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import { eventStreamResponse } from '../core/server-sent-events.js'
 import { SITES_DOMAIN } from '../model/urls.js'
+import type { Change } from '../store/table.js'
 import type { World } from '../store/world.js'
-import { editorPage, editorSlidesHtml } from './editor.js'
-import { siteNotFoundPage, sitePage } from './site.js'
+import { editorPage, editorSlidesHtml, editorView } from './editor.js'
+import type { ImagePolicy } from './html.js'
+import { pageHeaders } from './security.js'
+import { editorNotFoundPage, siteNotFoundPage, sitePage, siteView } from './site.js'
 
 /** What the pages need from the emulator that hosts them. */
 export interface PageHost {
   readonly world: World
+  /** The emulator's own origin: an image there is not remote. */
+  readonly publicUrl: string
+  /** Whether pages load remote images (and allow them in their CSP). */
+  readonly allowRemoteImages: boolean
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
   settleDueJobs(): Promise<void>
+  /** Subscribes to every change of state; returns the unsubscribe function. */
+  onChange(listener: (change: Change<unknown> | { table: '*' }) => void): () => void
 }
 
 /** True for the paths the pages serve: `/editor/…` and `/sites/…`. */
@@ -17,31 +27,48 @@ export function isPagePath(path: string): boolean {
   return path.startsWith('/editor/') || path.startsWith('/sites/')
 }
 
+/** How long the editor's stream waits after a change before it renders, so a burst of changes is one update. */
+const COALESCE_MS = 25
+
+function imagePolicy(host: PageHost): ImagePolicy {
+  return { allowRemote: host.allowRemoteImages, origin: new URL(host.publicUrl).origin }
+}
+
 /**
  * Serves the pages behind the URLs the API hands out: the editor at
- * `/editor/{slug}` (and its live fragment), published sites at
- * `/sites/{hostname}{path}`.
+ * `/editor/{slug}` (its stage alone at `/live`, its live updates at
+ * `/events`), published sites at `/sites/{hostname}{path}`.
  */
 export async function handlePage(host: PageHost, request: EmulatorRequest): Promise<EmulatorResponse> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET']).toResponse()
-  const html = (status: number, body: string) =>
-    textResponse(status, request.method === 'HEAD' ? '' : body, 'text/html; charset=utf-8', { 'cache-control': 'no-store' })
+  if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
+  const head = request.method === 'HEAD'
+  const images = imagePolicy(host)
+  const html = async (status: number, body: string, inlineStyle?: string) =>
+    textResponse(status, head ? '' : body, 'text/html; charset=utf-8', await pageHeaders({
+      inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
+      allowRemoteImages: images.allowRemote,
+      frameable: true,
+    }))
   let segments: string[]
   try {
     segments = request.path.split('/').slice(1).map(decodeURIComponent)
   } catch {
     return html(400, siteNotFoundPage(request.path))
   }
-  return host.exclusive(async () => {
+  const [area, first, second, ...rest] = segments
+  if (area === 'editor' && first !== undefined && second === 'events' && rest.length === 0) {
+    return editorEvents(host, first, images, head)
+  }
+  const page = await host.exclusive(async () => {
     await host.settleDueJobs()
     const world = host.world
-    const [area, first, second, ...rest] = segments
     if (area === 'editor') {
-      const project = first === undefined ? undefined : world.projectBySlug(first)
+      const project = first === undefined || first === '' ? undefined : world.projectBySlug(first)
       if (project === undefined || (second !== undefined && second !== 'live') || rest.length > 0) {
-        return html(404, siteNotFoundPage(request.path))
+        return { status: 404, body: editorNotFoundPage(first === undefined || first === '' ? request.path : first) }
       }
-      return second === 'live' ? html(200, editorSlidesHtml(world, project)) : html(200, editorPage(world, project))
+      const view = editorView(world, project, images)
+      return second === 'live' ? { status: 200, body: editorSlidesHtml(view) } : { status: 200, body: editorPage(view, project.slug), style: view.css }
     }
     // /sites/{hostname}{path}
     const hostname = first ?? ''
@@ -55,6 +82,81 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
       project = domain === undefined ? undefined : world.projectAt({ domainId: domain.id }, sitePath)
     }
     const publication = project === undefined || project.publishedAt === null ? undefined : world.publicationOf(project.id)
-    return publication === undefined ? html(404, siteNotFoundPage(`${hostname}${sitePath}`)) : html(200, sitePage(publication))
+    if (publication === undefined) return { status: 404, body: siteNotFoundPage(`${hostname}${sitePath}`) }
+    const view = siteView(publication, images)
+    return { status: 200, body: sitePage(view), style: view.css }
   })
+  return html(page.status, page.body, page.style)
+}
+
+/** Whether a change can alter what the editor of `projectId` shows. */
+function concerns(change: Change<unknown> | { table: '*' }, projectId: string | undefined): boolean {
+  if (change.table === '*' || projectId === undefined) return true
+  const { prev, next } = change as Change<{ id?: string; projectId?: string }>
+  return [prev, next].some((record) => record !== undefined && (record.projectId === projectId || record.id === projectId))
+}
+
+/**
+ * The editor's live updates: a `state` event with the whole `DeckView`
+ * (JSON) at once and after every change that alters it, `gone` while the
+ * project does not exist (after a reset, say). Fed by the world's change
+ * hook; the subscription ends with the stream.
+ */
+function editorEvents(host: PageHost, slug: string, images: ImagePolicy, head: boolean): EmulatorResponse {
+  const response = eventStreamResponse((sink) => {
+    let projectId: string | undefined
+    let last: string | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let rendering = false
+    let again = false
+    const render = async () => {
+      if (rendering) {
+        again = true
+        return
+      }
+      rendering = true
+      try {
+        const next = await host.exclusive(() => {
+          const project = host.world.projectBySlug(slug)
+          projectId = project?.id
+          return project === undefined ? null : JSON.stringify(editorView(host.world, project, images))
+        })
+        send(next)
+      } catch (error) {
+        console.error('[presentation-emulator] the editor’s live update failed:', error)
+        sink.end()
+      } finally {
+        rendering = false
+        if (again && !sink.closed) {
+          again = false
+          schedule()
+        }
+      }
+    }
+    const send = (state: string | null) => {
+      const text = state ?? 'gone'
+      if (text === last) return
+      last = text
+      if (state === null) sink.send(JSON.stringify({ slug }), 'gone')
+      else sink.send(state, 'state')
+    }
+    const schedule = () => {
+      if (timer !== undefined || sink.closed) return
+      timer = setTimeout(() => {
+        timer = undefined
+        void render()
+      }, COALESCE_MS)
+    }
+    const unsubscribe = host.onChange((change) => {
+      if (concerns(change, projectId)) schedule()
+    })
+    void render()
+    return () => {
+      unsubscribe()
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+    }
+  })
+  if (head) return { ...response, stream: undefined }
+  return response
 }

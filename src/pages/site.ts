@@ -1,20 +1,48 @@
+/**
+ * A published site at `publishedUrl`: the snapshot taken at publish time
+ * (not the project as it is now) in the viewer, with a full-screen
+ * presenter mode.
+ */
 import type { PublicationRecord } from '../store/records.js'
-import { escapeHtml, htmlDocument, renderSlideContent, themeStyle } from './html.js'
+import { escapeHtml, type ImagePolicy } from './html.js'
+import { messageDocument, renderDeck, viewerDocument, type DeckView } from './viewer.js'
 
-/** The published site: the snapshot taken at publish time, not the project as it is now. */
-export function sitePage(publication: PublicationRecord): string {
-  const slides = publication.slides
-    .map(
-      (slide, index) =>
-        `<article class="slide-frame" data-slide-id="${escapeHtml(slide.id)}">${renderSlideContent(slide.files)}<footer>${index + 1} / ${publication.slides.length}</footer></article>`,
-    )
-    .join('\n')
-  const body = `<header class="bar"><h1>${escapeHtml(publication.name)}</h1><span class="meta">Published ${escapeHtml(publication.publishedAt)}</span></header>
-<main>${slides || '<p class="notice">This presentation has no slides.</p>'}</main>`
-  return htmlDocument(publication.name, body, { style: themeStyle(publication.config) })
+/** `2026-01-01T09:30:00.000Z` → `2026-01-01 09:30 UTC`. */
+function formatTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
 }
 
-/** The page of a site that is not (or no longer) published. */
+/** The view of a publication. */
+export function siteView(publication: PublicationRecord, images: ImagePolicy): DeckView {
+  const deck = renderDeck(publication.config, publication.slides, images)
+  return {
+    title: publication.name,
+    name: publication.name,
+    meta: `<span class="chip">Published ${escapeHtml(formatTime(publication.publishedAt))}</span>`,
+    notice: '',
+    empty: '<div class="empty-card"><h2>This presentation has no slides.</h2></div>',
+    css: deck.css,
+    slides: deck.slides,
+  }
+}
+
+/** The published site's page. */
+export function sitePage(view: DeckView): string {
+  return viewerDocument(view, { mode: 'site' })
+}
+
+/** The 404 page of a site address where nothing is published (never was, or unpublished since). */
 export function siteNotFoundPage(address: string): string {
-  return htmlDocument('Not found', `<main><p class="notice">Nothing is published at ${escapeHtml(address)}.</p></main>`)
+  return messageDocument('Nothing published here', '404 · Not found', 'Nothing is published here', [
+    `Nothing is published at <code>${escapeHtml(address)}</code>.`,
+    'The presentation may have been unpublished, or never published at this address. Publishing it again (<code>POST /v1/projects/{slug}/publish</code>) brings the site back.',
+  ])
+}
+
+/** The 404 page of an editor address whose project does not exist. */
+export function editorNotFoundPage(slug: string): string {
+  return messageDocument('No such project', '404 · Not found', 'No such project', [
+    `No project with the slug <code>${escapeHtml(slug)}</code> exists in this emulator.`,
+    'Check the slug in the <code>editorUrl</code> the API returned. A project created before a reset or a state import may be gone.',
+  ])
 }

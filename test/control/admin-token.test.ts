@@ -27,6 +27,7 @@ async function everyRoute(h: Harness): Promise<Call[]> {
     { method: 'POST', path: '/accounts', json: {}, status: 201 },
     { method: 'POST', path: '/teams', json: { name: 'T', memberUserIds: ['usr_bob'] }, status: 201 },
     { method: 'POST', path: '/keys', json: { userId: 'usr_bob' }, status: 201 },
+    { method: 'GET', path: '/keys/key_bob', status: 200 },
     { method: 'DELETE', path: '/keys/key_bob', status: 200 },
     { method: 'PUT', path: '/teams/team_bob/credits', json: { credits: 5 }, status: 200 },
     { method: 'POST', path: '/templates', json: { teamId: 'team_bob', name: 'T' }, status: 201 },

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { MAX_JSON_DEPTH } from '../../src/core/json-depth.js'
 import { parseFixtures, BUILT_IN_FIXTURES } from '../../src/fixtures/load.js'
-import { renderSlideContent } from '../../src/pages/html.js'
+import { renderSlide } from '../../src/pages/html.js'
+import { deckTheme } from '../../src/pages/theme.js'
 import { expectError, harnessPerTest, type Harness } from '../support/harness.js'
 import { ensureBuilt, it, tempDir } from '../support/cli.js'
 
@@ -159,8 +160,9 @@ describe('JSON nesting bound on fixtures and state files given to the CLI', () =
 })
 
 describe('pages render what is stored, whatever its depth', () => {
-  it('renderSlideContent shows a notice instead of overflowing on content nested 100,000 levels deep', () => {
-    const html = renderSlideContent({ 'slide.tsx': '', 'slide.content.json': nested(100_000), 'slide.controls.json': '{}' })
+  it('renderSlide shows a notice instead of overflowing on content nested 100,000 levels deep', () => {
+    const context = { theme: deckTheme({}), images: { allowRemote: false, origin: 'http://127.0.0.1:4010' }, accentClass: () => 'accent' }
+    const html = renderSlide({ 'slide.tsx': '', 'slide.content.json': nested(100_000), 'slide.controls.json': '{}' }, context)
     expect(html).toContain('nested deeper than 64 levels and is not shown')
   })
 })

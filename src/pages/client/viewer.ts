@@ -1,0 +1,278 @@
+/**
+ * The slide viewer in the browser (served as `/_emulator/assets/viewer.js`):
+ * one slide at a time, thumbnails, an overview, keyboard navigation, a
+ * full-screen presenter mode and, on the editor, live updates from the
+ * server's event stream. It runs under the pages' strict CSP: no inline
+ * script, no style attribute (styles change through CSSOM only).
+ */
+
+interface SlideView {
+  id: string
+  name: string
+  frame: string
+  thumb: string
+}
+
+interface DeckView {
+  title: string
+  name: string
+  meta: string
+  notice: string
+  empty: string
+  css: string
+  slides: SlideView[]
+}
+
+const root = document.documentElement
+root.classList.add('js')
+
+function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id)
+  if (element === null) throw new Error(`the viewer page has no #${id}`)
+  return element as T
+}
+
+function fromHtml(html: string): HTMLElement {
+  const template = document.createElement('template')
+  template.innerHTML = html
+  return template.content.firstElementChild as HTMLElement
+}
+
+function start(): void {
+  const stageSlides = byId('stage-slides')
+  const thumbs = byId('thumbs')
+  const counter = byId('counter')
+  const slideName = byId('slide-name')
+  const prev = byId<HTMLButtonElement>('prev')
+  const next = byId<HTMLButtonElement>('next')
+  const empty = byId('stage-empty')
+  const overviewToggle = byId<HTMLButtonElement>('overview-toggle')
+  const present = document.getElementById('present')
+  const progress = document.getElementById('progress-bar')
+  const stage = byId('stage')
+
+  const frames = () => Array.from(stageSlides.querySelectorAll<HTMLElement>(':scope > .slide-frame'))
+  const thumbButtons = () => Array.from(thumbs.querySelectorAll<HTMLElement>(':scope > .thumb'))
+
+  let ids = frames().map((frame) => frame.dataset.slideId ?? '')
+  let names = thumbButtons().map((thumb) => thumb.querySelector('.thumb-name')?.textContent ?? '')
+  let index = 0
+
+  function indexFromHash(): number | undefined {
+    const match = /^#slide-(\d+)$/.exec(location.hash)
+    return match === null ? undefined : Number(match[1]) - 1
+  }
+
+  /** Shows slide `to` (clamped) and updates everything that names it. */
+  function show(to: number, options: { updateHash?: boolean } = {}): void {
+    const count = ids.length
+    index = count === 0 ? 0 : Math.max(0, Math.min(to, count - 1))
+    frames().forEach((frame, i) => frame.classList.toggle('current', i === index))
+    thumbButtons().forEach((thumb, i) => {
+      if (i === index) thumb.setAttribute('aria-current', 'true')
+      else thumb.removeAttribute('aria-current')
+    })
+    counter.textContent = count === 0 ? '0 / 0' : `${index + 1} / ${count}`
+    slideName.textContent = names[index] ?? ''
+    prev.disabled = index <= 0
+    next.disabled = index >= count - 1
+    if (progress !== null) progress.style.width = count === 0 ? '0' : `${((index + 1) / count) * 100}%`
+    if (options.updateHash !== false && count > 0) history.replaceState(null, '', `#slide-${index + 1}`)
+    thumbButtons()[index]?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+  }
+
+  const go = (to: number) => show(to)
+
+  function setOverview(on: boolean): void {
+    root.classList.toggle('overview', on)
+    overviewToggle.setAttribute('aria-pressed', String(on))
+    if (on) thumbButtons()[index]?.focus()
+  }
+
+  async function startPresenting(): Promise<void> {
+    setOverview(false)
+    root.classList.add('presenting')
+    try {
+      if (document.fullscreenElement === null && root.requestFullscreen !== undefined) await root.requestFullscreen()
+    } catch {
+      // Full screen refused (no user gesture, a kiosk): presenting fills the window instead.
+    }
+    stage.focus({ preventScroll: true })
+  }
+
+  function stopPresenting(): void {
+    root.classList.remove('presenting')
+    if (document.fullscreenElement !== null) void document.exitFullscreen().catch(() => undefined)
+  }
+
+  document.addEventListener('fullscreenchange', () => {
+    if (document.fullscreenElement === null) root.classList.remove('presenting')
+  })
+
+  prev.addEventListener('click', () => go(index - 1))
+  next.addEventListener('click', () => go(index + 1))
+  overviewToggle.addEventListener('click', () => setOverview(!root.classList.contains('overview')))
+  present?.addEventListener('click', () => void startPresenting())
+  thumbs.addEventListener('click', (event) => {
+    const thumb = (event.target as Element).closest<HTMLElement>('.thumb')
+    if (thumb === null) return
+    const at = ids.indexOf(thumb.dataset.slideId ?? '')
+    if (at !== -1) go(at)
+    if (root.classList.contains('overview')) setOverview(false)
+  })
+  stage.addEventListener('click', (event) => {
+    if (!root.classList.contains('presenting')) return
+    // Presenting: the left third goes back, the rest forward.
+    go(event.clientX < window.innerWidth / 3 ? index - 1 : index + 1)
+  })
+
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return
+    const target = event.target as HTMLElement | null
+    if (target?.closest('input, textarea, select, [contenteditable="true"]')) return
+    const onButton = target !== null && target.closest('button, a') !== null
+    let handled = true
+    switch (event.key) {
+      case 'ArrowRight':
+      case 'ArrowDown':
+      case 'PageDown':
+        go(index + 1)
+        break
+      case ' ':
+        if (onButton) return
+        go(event.shiftKey ? index - 1 : index + 1)
+        break
+      case 'ArrowLeft':
+      case 'ArrowUp':
+      case 'PageUp':
+        go(index - 1)
+        break
+      case 'Home':
+        go(0)
+        break
+      case 'End':
+        go(ids.length - 1)
+        break
+      case 'o':
+      case 'O':
+        setOverview(!root.classList.contains('overview'))
+        break
+      case 'f':
+      case 'F':
+        if (present === null) return
+        if (root.classList.contains('presenting')) stopPresenting()
+        else void startPresenting()
+        break
+      case 'Escape':
+        if (root.classList.contains('presenting')) stopPresenting()
+        else if (root.classList.contains('overview')) setOverview(false)
+        else return
+        break
+      default:
+        handled = false
+    }
+    if (handled) {
+      event.preventDefault()
+      if (root.classList.contains('overview') && event.key.startsWith('Arrow')) thumbButtons()[index]?.focus()
+    }
+  })
+
+  window.addEventListener('hashchange', () => {
+    const at = indexFromHash()
+    if (at !== undefined && at !== index) show(at, { updateHash: false })
+  })
+
+  show(indexFromHash() ?? 0, { updateHash: indexFromHash() !== undefined })
+
+  // ---------- live updates (the editor) ----------
+  const eventsUrl = document.body.dataset.events
+  if (eventsUrl === undefined) return
+  const live = document.getElementById('live')
+  const deckName = byId('deck-name')
+  const deckMeta = byId('deck-meta')
+  const notice = byId('notice')
+  const frameHtml = new Map<string, string>()
+  const thumbHtml = new Map<string, string>()
+  let last: { meta?: string; notice?: string; empty?: string; css?: string } = {
+    css: document.querySelector('head style')?.textContent ?? undefined,
+  }
+  let sheet: CSSStyleSheet | undefined
+
+  function applyCss(css: string): void {
+    if (css === last.css) return
+    last.css = css
+    // A constructed style sheet is CSSOM, which the CSP allows (an inline <style> added now would not be).
+    if (sheet === undefined) {
+      sheet = new CSSStyleSheet()
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+    }
+    sheet.replaceSync(css)
+  }
+
+  function apply(view: DeckView): void {
+    document.title = view.title
+    if (deckName.textContent !== view.name) deckName.textContent = view.name
+    if (last.meta !== view.meta) deckMeta.innerHTML = last.meta = view.meta
+    if (last.notice !== view.notice) notice.innerHTML = last.notice = view.notice
+    if (last.empty !== view.empty) empty.innerHTML = last.empty = view.empty
+    applyCss(view.css)
+
+    const currentId = ids[index]
+    const focusedId = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('.thumb')?.dataset.slideId
+    const oldFrames = new Map(frames().map((frame) => [frame.dataset.slideId ?? '', frame]))
+    const oldThumbs = new Map(thumbButtons().map((thumb) => [thumb.dataset.slideId ?? '', thumb]))
+    const newFrames: HTMLElement[] = []
+    const newThumbs: HTMLElement[] = []
+    for (const slide of view.slides) {
+      let frame = oldFrames.get(slide.id)
+      if (frame === undefined || frameHtml.get(slide.id) !== slide.frame) {
+        frame = fromHtml(slide.frame)
+        frameHtml.set(slide.id, slide.frame)
+      }
+      let thumb = oldThumbs.get(slide.id)
+      if (thumb === undefined || thumbHtml.get(slide.id) !== slide.thumb) {
+        thumb = fromHtml(slide.thumb)
+        thumbHtml.set(slide.id, slide.thumb)
+      }
+      newFrames.push(frame)
+      newThumbs.push(thumb)
+    }
+    stageSlides.replaceChildren(...newFrames)
+    thumbs.replaceChildren(...newThumbs)
+    const previous = index
+    ids = view.slides.map((slide) => slide.id)
+    names = view.slides.map((slide) => slide.name)
+    for (const id of [...frameHtml.keys()]) if (!ids.includes(id)) frameHtml.delete(id)
+    for (const id of [...thumbHtml.keys()]) if (!ids.includes(id)) thumbHtml.delete(id)
+    empty.hidden = ids.length > 0
+    const kept = currentId === undefined ? -1 : ids.indexOf(currentId)
+    show(kept !== -1 ? kept : previous, { updateHash: location.hash !== '' })
+    if (focusedId !== undefined) thumbButtons()[ids.indexOf(focusedId)]?.focus({ preventScroll: true })
+  }
+
+  function setLive(on: boolean, text: string): void {
+    if (live === null) return
+    live.classList.toggle('on', on)
+    live.textContent = text
+  }
+
+  const source = new EventSource(eventsUrl)
+  source.addEventListener('open', () => setLive(true, 'Live'))
+  source.addEventListener('error', () => setLive(false, 'Reconnecting…'))
+  source.addEventListener('state', (event) => {
+    setLive(true, 'Live')
+    apply(JSON.parse((event as MessageEvent<string>).data) as DeckView)
+  })
+  source.addEventListener('gone', () => {
+    last = { ...last, notice: undefined }
+    const bar = document.createElement('div')
+    bar.className = 'notice-bar notice-info'
+    bar.setAttribute('role', 'alert')
+    bar.textContent = 'This project no longer exists in the emulator (a reset or a state import removed it). The page shows it again if it comes back.'
+    notice.replaceChildren(bar)
+  })
+  window.addEventListener('pagehide', () => source.close())
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start)
+else start()

@@ -1,0 +1,58 @@
+/**
+ * The headers every page is served with: a strict Content-Security-Policy
+ * (scripts only from the emulator's own origin, no inline script; the one
+ * inline style allowed by its hash), `X-Content-Type-Options: nosniff` and
+ * no referrer. The pages work under it: their scripts and stylesheet are
+ * same-origin assets (`/_emulator/assets/…`), they talk only to their own
+ * origin (`fetch`, `EventSource`), and they set no style attribute.
+ */
+
+/** The base64 SHA-256 of a text, as a CSP hash source wants it (Web Crypto: Node and browsers alike). */
+export async function sha256Base64(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+  let binary = ''
+  for (const byte of digest) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+export interface PagePolicy {
+  /** Texts of inline `<style>` elements the page has; each is allowed by its hash. */
+  inlineStyles?: string[]
+  /** Images from any http(s) origin (`allowRemoteImages`); otherwise only the emulator's own and `data:`. */
+  allowRemoteImages?: boolean
+  /** Whether other sites may frame the page (`frame-ancestors`); never for the dashboard. */
+  frameable?: boolean
+}
+
+/** The Content-Security-Policy of a page. */
+export async function contentSecurityPolicy(policy: PagePolicy): Promise<string> {
+  const styles = policy.inlineStyles ?? []
+  // Web Crypto exists in Node and on secure origins; a page served by msw's worker on a plain-http
+  // host has none, and then its inline style is allowed as such (scripts stay same-origin only).
+  const hashes =
+    styles.length > 0 && globalThis.crypto?.subtle === undefined
+      ? ["'unsafe-inline'"]
+      : await Promise.all(styles.map(async (style) => `'sha256-${await sha256Base64(style)}'`))
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self'${hashes.map((hash) => ` ${hash}`).join('')}`,
+    `img-src 'self' data:${policy.allowRemoteImages ? ' https: http:' : ''}`,
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    ...(policy.frameable ? [] : ["frame-ancestors 'none'"]),
+  ].join('; ')
+}
+
+/** The headers of an HTML page: type, no caching, CSP, nosniff, no referrer. */
+export async function pageHeaders(policy: PagePolicy): Promise<Record<string, string>> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': await contentSecurityPolicy(policy),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The slide viewer shared by the editor and the published sites: one slide
+ * at a time scaled to the window, a strip of thumbnails (or an overview
+ * grid), a counter and keyboard navigation (the script is
+ * `client/viewer.ts`). The server renders every part; a live page receives
+ * the same parts again as a `DeckView` over server-sent events.
+ */
+import type { EditingState, SlideRecord } from '../store/records.js'
+import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
+import { escapeHtml, htmlDocument, renderSlide, type ImagePolicy } from './html.js'
+import { deckTheme, themeCss } from './theme.js'
+
+/** One slide as the viewer shows it: in the stage (`frame`) and in the strip (`thumb`). */
+export interface SlideView {
+  id: string
+  name: string
+  /** `<article class="slide-frame" data-slide-id="…">`: the slide and its editing indicator. */
+  frame: string
+  /** The thumbnail button. */
+  thumb: string
+}
+
+/** Everything a viewer page shows; the live editor receives it as JSON on every change. */
+export interface DeckView {
+  /** The document title. */
+  title: string
+  /** The presentation's name. */
+  name: string
+  /** Status chips beside the name (HTML). */
+  meta: string
+  /** A banner under the top bar, or '' (HTML). */
+  notice: string
+  /** What the stage shows when there are no slides (HTML). */
+  empty: string
+  /** The theme as CSS: custom properties and accent classes. */
+  css: string
+  slides: SlideView[]
+}
+
+export interface DeckSlide {
+  id: string
+  name: string
+  files: SlideFiles
+  editing?: EditingState | null
+}
+
+/** The editing indicator on a slide: who is editing and, when given, what they were asked. */
+export function editingOverlay(editing: EditingState): string {
+  const who = editing.agentName?.trim() || 'An agent'
+  const what = editing.editPrompt?.trim() ? `<div class="prompt">${escapeHtml(editing.editPrompt)}</div>` : ''
+  return `<div class="editing" role="status" aria-live="polite" data-testid="editing-indicator"><div class="editing-card"><span class="spinner" aria-hidden="true"></span><div><strong>${escapeHtml(who)} is editing this slide</strong>${what}</div></div></div>`
+}
+
+/** The slides and theme CSS of a deck. */
+export function renderDeck(config: ProjectConfig, slides: readonly DeckSlide[], images: ImagePolicy): { css: string; slides: SlideView[] } {
+  const theme = deckTheme(config)
+  const accents = new Map<string, string>()
+  const context = {
+    theme,
+    images,
+    accentClass(color: string) {
+      let name = accents.get(color)
+      if (name === undefined) {
+        name = `accent-${accents.size + 1}`
+        accents.set(color, name)
+      }
+      return name
+    },
+  }
+  const views = slides.map((slide, index): SlideView => {
+    const content = renderSlide(slide.files, context)
+    const editing = slide.editing ?? null
+    const who = editing === null ? '' : editing.agentName?.trim() || 'An agent'
+    const label = `Slide ${index + 1}: ${slide.name}${editing === null ? '' : ` (${who} is editing it)`}`
+    return {
+      id: slide.id,
+      name: slide.name,
+      frame: `<article class="slide-frame" data-slide-id="${escapeHtml(slide.id)}">${content}${editing === null ? '' : editingOverlay(editing)}</article>`,
+      thumb: `<button type="button" class="thumb${editing === null ? '' : ' is-editing'}" data-slide-id="${escapeHtml(slide.id)}" aria-label="${escapeHtml(label)}"><span class="thumb-slide" aria-hidden="true">${content}</span><span class="thumb-caption"><span class="thumb-number">${index + 1}</span><span class="thumb-name">${escapeHtml(slide.name)}</span></span>${
+        editing === null ? '' : `<span class="thumb-editing" data-testid="thumb-editing"><span class="spinner" aria-hidden="true"></span>${escapeHtml(who)}</span>`
+      }</button>`,
+    }
+  })
+  const accentCss = [...accents].map(([color, name]) => `.${name}{--slide-title:${color}}`).join('')
+  return { css: `${themeCss(theme)}${accentCss}`, slides: views }
+}
+
+/** A slide record as a deck slide. */
+export function deckSlide(slide: SlideRecord): DeckSlide {
+  return { id: slide.id, name: slide.name, files: slide.files, editing: slide.editing }
+}
+
+const BRAND_ICON =
+  '<svg viewBox="0 0 24 24" aria-hidden="true"><rect x="2" y="4" width="20" height="13" rx="2.5" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M12 17v3m-4 0h8" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>'
+
+export interface ViewerOptions {
+  mode: 'editor' | 'site'
+  /** The live updates' event stream (the editor). */
+  eventsUrl?: string
+}
+
+/** The body of a viewer page. */
+export function viewerBody(view: DeckView, options: ViewerOptions): string {
+  const first = view.slides[0]
+  const site = options.mode === 'site'
+  const tools = [
+    options.eventsUrl === undefined ? '' : '<span id="live" class="live" role="status" title="Live updates">Connecting…</span>',
+    '<button id="overview-toggle" class="btn" type="button" aria-pressed="false" aria-keyshortcuts="O" title="Overview of all slides (O)">Overview</button>',
+    site ? '<button id="present" class="btn btn-primary" type="button" aria-keyshortcuts="F" title="Present full screen (F)">Present</button>' : '',
+  ].join('')
+  return `<div class="viewer viewer-${options.mode}">
+<header class="topbar">
+${site ? '' : `<span class="brand">${BRAND_ICON}Editor</span>`}
+<div class="deck-heading"><h1 id="deck-name" data-testid="project-name">${escapeHtml(view.name)}</h1><div id="deck-meta" class="chips">${view.meta}</div></div>
+<div class="tools">${tools}</div>
+</header>
+<div id="notice" class="notice-area">${view.notice}</div>
+<nav id="thumbs" class="filmstrip" aria-label="Slides">${view.slides.map((slide) => slide.thumb).join('')}</nav>
+<main id="stage" class="stage" aria-label="Current slide">
+<div class="stage-fit"><div id="stage-slides" class="stage-slides">${view.slides.map((slide) => slide.frame).join('\n')}</div></div>
+<div id="stage-empty" class="stage-empty"${view.slides.length > 0 ? ' hidden' : ''}>${view.empty}</div>
+</main>
+<footer class="navbar">
+<button id="prev" class="btn" type="button" aria-label="Previous slide" title="Previous slide (←)">‹ Prev</button>
+<span id="counter" class="counter" aria-live="polite">${view.slides.length === 0 ? '0 / 0' : `1 / ${view.slides.length}`}</span>
+<button id="next" class="btn" type="button" aria-label="Next slide" title="Next slide (→)">Next ›</button>
+<span id="slide-name" class="slide-name">${first === undefined ? '' : escapeHtml(first.name)}</span>
+<span class="keys-hint"><kbd>←</kbd> <kbd>→</kbd> <kbd>Home</kbd> <kbd>End</kbd> · <kbd>O</kbd> overview${site ? ' · <kbd>F</kbd> present' : ''}</span>
+</footer>
+<div class="progress" aria-hidden="true"><span id="progress-bar"></span></div>
+</div>`
+}
+
+/** A complete viewer page; the theme CSS is its one inline style (allowed by hash). */
+export function viewerDocument(view: DeckView, options: ViewerOptions): string {
+  return htmlDocument({
+    title: view.title,
+    body: viewerBody(view, options),
+    bodyClass: 'viewer-page',
+    bodyData: { mode: options.mode, ...(options.eventsUrl === undefined ? {} : { events: options.eventsUrl }) },
+    style: view.css,
+    scripts: ['viewer.js'],
+  })
+}
+
+/** A small page with one message (404s). */
+export function messageDocument(title: string, status: string, heading: string, paragraphs: string[]): string {
+  return htmlDocument({
+    title,
+    bodyClass: 'plain',
+    body: `<main class="message-card"><div class="status">${escapeHtml(status)}</div><h1>${escapeHtml(heading)}</h1>${paragraphs.map((p) => `<p>${p}</p>`).join('')}</main>`,
+  })
+}
