@@ -47,6 +47,12 @@ function withServeOptions(command: Command): Command {
     .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
 }
 
+/** The JSON log line of a request: the summary fields only (headers and bodies are in the journal). */
+function requestLogLine(entry: JournalEntry): string {
+  const { id, time, method, path, operationId, status, durationMs, keyId, userId } = entry
+  return JSON.stringify({ type: 'request', id, time, method, path, operationId, status, durationMs, keyId, userId })
+}
+
 function formatRequest(entry: JournalEntry): string {
   const op = entry.operationId ?? '-'
   return `${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs.toFixed(1)}ms ${op}${entry.keyId ? ` key=${entry.keyId}` : ''}`
@@ -191,7 +197,7 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
     rateLimit: flags.rateLimit,
     publicUrl: flags.publicUrl,
     adminToken: flags.adminToken,
-    onRequest: flags.quiet ? undefined : (entry) => log(json ? JSON.stringify({ type: 'request', ...entry }) : formatRequest(entry)),
+    onRequest: flags.quiet ? undefined : (entry) => log(json ? requestLogLine(entry) : formatRequest(entry)),
     onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
   })
   try {
