@@ -3,6 +3,7 @@ import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, type JournalEntry } from '
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
 import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
 import type { TestHooks } from './api/test-hooks.js'
+import type { PersistOption } from './adapters/web-storage.js'
 
 /** Options of one emulator. Every option has a default; see the README's flags table. */
 export interface EmulatorOptions {
@@ -38,6 +39,14 @@ export interface EmulatorOptions {
   journalSize?: number
   /** About how many bytes the journal's entries may hold (bodies exactly, plus 1 KiB per entry); default 64 MiB. */
   journalBytes?: number
+  /**
+   * Keeps the state across page reloads in a browser: `'sessionStorage'`,
+   * `'localStorage'`, or `{ storage, key? }` (default key
+   * `presentation-emulator:state`). Loaded before the first answer, saved
+   * before every answer that changed something; `control.reset()` saves
+   * the seeded world. In Node, use the CLI's `--state` instead.
+   */
+  persist?: PersistOption
   /** Called after every `/v1` request. */
   onRequest?: (entry: JournalEntry) => void
   /** Called with every unexpected error (answered as 500). Default: `console.error`. */
