@@ -144,14 +144,14 @@ describe('a consumer compile with skipLibCheck: false', () => {
   it.for([
     ['browser-bundler-subpath', 'presentation-emulator/browser', { ...BROWSER_OPTIONS, module: 'ESNext', moduleResolution: 'bundler' }],
     ['browser-node16-condition', 'presentation-emulator', { ...BROWSER_OPTIONS, module: 'node16', moduleResolution: 'node16', customConditions: ['browser'] }],
-  ] as const)('type-checks a browser app without Node types, and no Node declaration reaches it (%s)', async ([name, specifier, options]) => {
+  ] as const)('type-checks a browser app without Node types, and no Node declaration reaches it (%s)', { timeout: 120_000 }, async ([name, specifier, options]) => {
     expect(await typecheck(name, BROWSER_SOURCE(specifier), options)).toBe('')
-  }, 120_000)
+  })
 
   it.for([
     ['node-bundler', { ...NODE_OPTIONS, module: 'ESNext', moduleResolution: 'bundler' }],
     ['node-node16', { ...NODE_OPTIONS, module: 'node16', moduleResolution: 'node16' }],
-  ] as const)('type-checks a Node consumer with listen, msw/node and the vitest helpers (%s)', async ([name, options]) => {
+  ] as const)('type-checks a Node consumer with listen, msw/node and the vitest helpers (%s)', { timeout: 120_000 }, async ([name, options]) => {
     expect(await typecheck(name, NODE_SOURCE, options)).toBe('')
-  }, 120_000)
+  })
 })
