@@ -47,13 +47,15 @@ export function buildEmulator<S extends Server, O>(
   options: EmulatorOptions,
   listen?: Listen<S, O>,
 ): PresentationEmulatorBase & { listen?(options?: O): Promise<S> } {
+  // A bad `persist` throws before anything is built.
+  const persist = options.persist === undefined ? undefined : resolvePersist(options.persist)
   const emulator = new Emulator(options)
   const servers: S[] = []
   let handle = (request: EmulatorRequest) => emulator.handle(request)
   let ready = () => emulator.ready()
   let persistence: WebStoragePersistence | undefined
-  if (options.persist !== undefined) {
-    const { storage, key } = resolvePersist(options.persist)
+  if (persist !== undefined) {
+    const { storage, key } = persist
     const onError = options.onError ?? ((error: unknown) => console.error('[presentation-emulator]', error))
     persistence = new WebStoragePersistence(emulator, storage, key, onError)
     const loaded = persistence.load()
