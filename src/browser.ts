@@ -1,19 +1,29 @@
 /**
- * The browser entry (the `browser` export condition): everything of the
- * Node entry but `listen`, so a bundle for `setupWorker` pulls in no
- * node:http.
+ * The browser entry (the `browser` export condition, and the
+ * `presentation-emulator/browser` subpath): the same exports as the Node
+ * entry, but `createEmulator()` has no `listen` (there is no server to
+ * run in a page: use `handlers` with msw's `setupWorker`, or `fetch`), and
+ * nothing here pulls in node:http, at run time or in the types.
  */
 import type { EmulatorOptions } from './emulator.js'
-import { buildEmulator, type PresentationEmulator } from './presentation-emulator.js'
+import { buildEmulator, type PresentationEmulatorBase } from './presentation-emulator.js'
 
+/** One independent emulated service and the ways into it a browser has: msw handlers, `fetch`, `handle`. */
+export type PresentationEmulator = PresentationEmulatorBase
+
+/**
+ * Creates one emulated Presentation Service with its own seeded world (or
+ * the one `persist` kept).
+ *
+ * @example
+ * import { setupWorker } from 'msw/browser'
+ * import { createEmulator } from 'presentation-emulator/browser'
+ *
+ * const emulator = createEmulator({ baseUrl: `${location.origin}/api/v1`, persist: 'sessionStorage' })
+ * await setupWorker(...emulator.handlers).start()
+ */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator(options, () => Promise.reject(new Error('listen() needs Node; in a browser use handlers with setupWorker, or fetch')))
+  return buildEmulator(options)
 }
 
-export type { PresentationEmulator } from './presentation-emulator.js'
-export { Emulator, DEFAULT_BASE_URL, type EmulatorOptions } from './emulator.js'
-export { ServiceError, ErrorCodes, Messages, defaultErrorCode, type ErrorCode } from './core/errors.js'
-export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
-export { BUILT_IN_FIXTURES, FixturesError, parseFixtures } from './fixtures/load.js'
-export { VERSION } from './version.js'
-export * as schemas from './schemas/index.js'
+export * from './exports.js'

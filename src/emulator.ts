@@ -70,7 +70,7 @@ export class Emulator {
     const resolved = resolveOptions(options)
     this.#options = resolved
     this.clock = new Clock(resolved.clock, resolved.clockStart)
-    this.journal = new Journal(resolved.journalSize)
+    this.journal = new Journal(resolved.journalSize, resolved.journalBytes)
     this.rateLimiter = new RateLimiter(resolved.rateLimit, this.clock)
     this.env = { clock: this.clock, urls: new Urls(() => this.publicUrl), timeScale: resolved.timeScale }
     this.#jobs = new JobScheduler(this.clock, () => {
@@ -202,9 +202,10 @@ export class Emulator {
     return this.#jobs.finish(jobId, outcome, error)
   }
 
-  /** Stops the job timer; the emulator answers no more job completions on its own. */
+  /** Stops the job timer (the emulator answers no more job completions on its own) and ends journal waits. */
   close(): void {
     this.#jobs.close()
+    this.journal.cancelWaits()
   }
 
   /** The whole service: answers one request. Never throws. */

@@ -1,6 +1,7 @@
 /**
  * presentation-emulator: a local, stateful, deterministic Presentation
- * Service for development and tests.
+ * Service for development and tests. This is the Node entry; bundlers that
+ * target browsers get `browser.ts` (the same exports, without `listen`).
  *
  * @example
  * import { setupServer } from 'msw/node'
@@ -10,30 +11,26 @@
  * const server = setupServer(...emulator.handlers)
  * server.listen()
  */
-import { buildEmulator, type PresentationEmulator } from './presentation-emulator.js'
+import type { HttpServerOptions, RunningServer } from './node/http-server.js'
+import { buildEmulator, type PresentationEmulatorBase } from './presentation-emulator.js'
 import type { EmulatorOptions } from './emulator.js'
+
+/** One independent emulated service and every way into it, `listen` included. */
+export interface PresentationEmulator extends PresentationEmulatorBase {
+  /** Serves the emulator over HTTP (Node only); `editorUrl` and friends then point at it. */
+  listen(options?: HttpServerOptions): Promise<RunningServer>
+}
 
 /**
  * Creates one emulated Presentation Service with its own seeded world.
  * Two emulators in one process share nothing.
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator(options, async (handle, listenOptions) => {
+  return buildEmulator<RunningServer, HttpServerOptions>(options, async (handle, listenOptions) => {
     const { listenHttp } = await import('./node/http-server.js')
     return listenHttp(handle, listenOptions)
   })
 }
 
-export type { PresentationEmulator } from './presentation-emulator.js'
-export { Emulator, DEFAULT_BASE_URL, type EmulatorOptions } from './emulator.js'
-export { ServiceError, ErrorCodes, Messages, defaultErrorCode, type ErrorCode } from './core/errors.js'
-export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
-export type { JournalEntry } from './core/journal.js'
-export type { Fault, FaultSpec } from './core/faults.js'
-export { ControlPlane } from './control/control-plane.js'
-export { BUILT_IN_FIXTURES, FixturesError, parseFixtures } from './fixtures/load.js'
-export { FixturesDocument, type FixturesInput } from './fixtures/schema.js'
-export { StateDocument, STATE_FORMAT } from './store/world.js'
+export * from './exports.js'
 export type { HttpServerOptions, RunningServer } from './node/http-server.js'
-export { VERSION } from './version.js'
-export * as schemas from './schemas/index.js'

@@ -1,9 +1,10 @@
 import type { ClockMode } from './core/clock.js'
 import { normaliseOrigin } from './core/web-guard.js'
-import { DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
 import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
 import type { TestHooks } from './api/test-hooks.js'
+import type { PersistOption } from './adapters/web-storage.js'
 
 /** Options of one emulator. Every option has a default; see the README's flags table. */
 export interface EmulatorOptions {
@@ -25,7 +26,11 @@ export interface EmulatorOptions {
   clock?: ClockMode
   /** Where a manual clock starts (ISO date-time or epoch ms); default the fixtures' epoch. */
   clockStart?: string | number
-  /** Requests per minute per user; 0 turns the limit off. Default 50. */
+  /**
+   * Requests per minute per user (the spec's limit is 50); 0 turns the limit
+   * off. Default 0 in-process: a test file making many requests never sees a
+   * 429 it did not ask for. The CLI and `exec` default to the spec's 50.
+   */
   rateLimit?: number
   /** When set, `/_emulator/*` requires `Authorization: Bearer <adminToken>`. */
   adminToken?: string
@@ -51,6 +56,16 @@ export interface EmulatorOptions {
   validateResponses?: boolean
   /** How many requests the journal keeps. Default 10,000. */
   journalSize?: number
+  /** About how many bytes the journal's entries may hold (bodies exactly, plus 1 KiB per entry); default 64 MiB. */
+  journalBytes?: number
+  /**
+   * Keeps the state across page reloads in a browser: `'sessionStorage'`,
+   * `'localStorage'`, or `{ storage, key? }` (default key
+   * `presentation-emulator:state`). Loaded before the first answer, saved
+   * before every answer that changed something; `control.reset()` saves
+   * the seeded world. In Node, use the CLI's `--state` instead.
+   */
+  persist?: PersistOption
   /** Called after every `/v1` request. */
   onRequest?: (entry: JournalEntry) => void
   /** Called with every unexpected error (answered as 500). Default: `console.error`. */
@@ -81,6 +96,7 @@ export interface ResolvedOptions {
   allowRemoteImages: boolean
   validateResponses: boolean
   journalSize: number
+  journalBytes: number
   onRequest: ((entry: JournalEntry) => void) | undefined
   onError: (error: unknown) => void
   testHooks: TestHooks
@@ -92,7 +108,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   if (!Number.isSafeInteger(seed)) throw new TypeError('seed must be an integer')
   const timeScale = options.timeScale ?? 0.02
   if (!(timeScale >= 0) || !Number.isFinite(timeScale)) throw new TypeError('timeScale must be a finite number ≥ 0')
-  const rateLimit = options.rateLimit ?? 50
+  const rateLimit = options.rateLimit ?? 0
   if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new TypeError('rateLimit must be an integer ≥ 0')
   const clock = options.clock ?? 'real'
   if (clock !== 'real' && clock !== 'manual') throw new TypeError('clock must be "real" or "manual"')
@@ -148,6 +164,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     allowRemoteImages: options.allowRemoteImages ?? false,
     validateResponses: options.validateResponses ?? false,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
+    journalBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES,
     onRequest: options.onRequest,
     onError: options.onError ?? ((error) => console.error('[presentation-emulator] unexpected error:', error)),
     testHooks: options.testHooks ?? {},

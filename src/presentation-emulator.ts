@@ -1,13 +1,16 @@
 import type { HttpHandler } from 'msw'
 import { createFetch } from './adapters/fetch.js'
 import { createMswHandlers } from './adapters/msw.js'
+import { resolvePersist, WebStoragePersistence } from './adapters/web-storage.js'
 import type { ControlPlane } from './control/control-plane.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
 import { Emulator, type EmulatorOptions } from './emulator.js'
-import type { HttpServerOptions, RunningServer } from './node/http-server.js'
 
-/** One independent emulated service and every way into it. */
-export interface PresentationEmulator {
+/**
+ * One independent emulated service and the ways into it that work
+ * everywhere (Node and browsers). The Node entry adds `listen`.
+ */
+export interface PresentationEmulatorBase {
   /** msw request handlers for the emulator's `baseUrl` (for `setupServer` / `setupWorker`). */
   readonly handlers: HttpHandler[]
   /** msw request handlers for another base URL (same world). */
@@ -16,31 +19,59 @@ export interface PresentationEmulator {
   readonly fetch: typeof fetch
   /** The core: one request value in, one response value out. */
   handle(request: EmulatorRequest): Promise<EmulatorResponse>
-  /** Serves the emulator over HTTP (Node only); `editorUrl` and friends then point at it. */
-  listen(options?: HttpServerOptions): Promise<RunningServer>
   /** Every control-plane action as a typed function. */
   readonly control: ControlPlane
-  /** Resolves once the seeded world is built. */
+  /** Resolves once the seeded (or persisted) world is loaded. */
   ready(): Promise<void>
-  /** Stops servers started by `listen` and the job timer. */
+  /** Stops servers started by `listen`, the job timer and persistence (saving what is pending). */
   close(): Promise<void>
   /** The emulator itself (world, clock, faults, journal), for advanced use. */
   readonly emulator: Emulator
 }
 
-/** How `listen` serves a handler: the node:http adapter in Node, unavailable in a browser. */
-export type Listen = (
-  handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
-  options: HttpServerOptions,
-) => Promise<RunningServer>
+/** How an entry point serves HTTP: the node:http adapter in Node; in a browser, nothing. */
+export interface Server {
+  origin: string
+  close(): Promise<void>
+}
+export type Listen<S extends Server, O> = (handle: (request: EmulatorRequest) => Promise<EmulatorResponse>, options: O) => Promise<S>
 
-/** Wraps an `Emulator` with its ways in; the entry points choose how to listen. */
-export function buildEmulator(options: EmulatorOptions, listen: Listen): PresentationEmulator {
+/** Wraps an `Emulator` with its ways in, without `listen`: the browser entry's whole object. */
+export function buildEmulator(options: EmulatorOptions): PresentationEmulatorBase
+/** Wraps an `Emulator` with its ways in, `listen` included: the Node entry's object. */
+export function buildEmulator<S extends Server, O>(
+  options: EmulatorOptions,
+  listen: Listen<S, O>,
+): PresentationEmulatorBase & { listen(options?: O): Promise<S> }
+export function buildEmulator<S extends Server, O>(
+  options: EmulatorOptions,
+  listen?: Listen<S, O>,
+): PresentationEmulatorBase & { listen?(options?: O): Promise<S> } {
+  // A bad `persist` throws before anything is built.
+  const persist = options.persist === undefined ? undefined : resolvePersist(options.persist)
   const emulator = new Emulator(options)
-  const handle = (request: EmulatorRequest) => emulator.handle(request)
-  const servers: RunningServer[] = []
+  const servers: S[] = []
+  let handle = (request: EmulatorRequest) => emulator.handle(request)
+  let ready = () => emulator.ready()
+  let persistence: WebStoragePersistence | undefined
+  if (persist !== undefined) {
+    const { storage, key } = persist
+    const onError = options.onError ?? ((error: unknown) => console.error('[presentation-emulator]', error))
+    persistence = new WebStoragePersistence(emulator, storage, key, onError)
+    const loaded = persistence.load()
+    loaded.catch(() => undefined)
+    const saving = persistence
+    // Nothing is answered before the saved world is in, and no answer leaves before its change is saved.
+    handle = async (request) => {
+      await loaded
+      const response = await emulator.handle(request)
+      await saving.flush()
+      return response
+    }
+    ready = () => loaded
+  }
   let handlers: HttpHandler[] | undefined
-  return {
+  const base: PresentationEmulatorBase = {
     get handlers() {
       handlers ??= createMswHandlers(handle, emulator.baseUrl)
       return handlers
@@ -48,23 +79,24 @@ export function buildEmulator(options: EmulatorOptions, listen: Listen): Present
     handlersFor: (baseUrl) => createMswHandlers(handle, new URL(baseUrl)),
     fetch: createFetch(handle, () => emulator.baseUrl.pathname),
     handle,
-    async listen(listenOptions = {}) {
-      await emulator.ready()
-      const server = await listen(handle, {
-        allowedHosts: emulator.allowedHosts,
-        publicHost: emulator.publicHost,
-        ...listenOptions,
-      })
-      emulator.setListenOrigin(server.origin)
-      servers.push(server)
-      return server
-    },
     control: emulator.control,
-    ready: () => emulator.ready(),
+    ready,
     async close() {
       emulator.close()
+      await persistence?.close()
       await Promise.all(servers.splice(0).map((server) => server.close()))
     },
     emulator,
   }
+  if (listen === undefined) return base
+  return Object.assign(base, {
+    async listen(listenOptions = {} as O) {
+      await ready()
+      // The Node server also accepts the emulator's allowed hosts and its public URL's host (DNS-rebinding guard).
+      const server = await listen(handle, { allowedHosts: emulator.allowedHosts, publicHost: emulator.publicHost, ...listenOptions } as O)
+      emulator.setListenOrigin(server.origin)
+      servers.push(server)
+      return server
+    },
+  })
 }

@@ -3,7 +3,7 @@ import { fail, ServiceError } from '../core/errors.js'
 import { jsonResponse, MAX_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import type { Faults } from '../core/faults.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
-import { toJournalEntry, type Journal, type JournalEntry, type JournalRecord } from '../core/journal.js'
+import { lazyJournalEntry, type Journal, type JournalEntry, type JournalRecord } from '../core/journal.js'
 import type { RateLimiter } from '../core/rate-limiter.js'
 import { RouteTable } from '../core/router.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
@@ -68,8 +68,14 @@ export class ApiPipeline {
     const time = host.clock.now()
     let principal: Principal | undefined
     let operationId: OperationId | undefined
+    /** Whether the request got past step 3 (what the test hooks call its operation). */
+    let routed = false
     let headers: Record<string, string> = {}
     let response: EmulatorResponse
+    // The route is looked up first (a pure lookup: nothing is counted or
+    // answered yet), so a 401 or a 429 is journaled with its operation.
+    const match = this.#routes.match(request.method, request.path)
+    if (match.kind === 'route') operationId = match.data
     try {
       // 1. Authentication
       principal = this.#authenticate(request.headers.authorization)
@@ -83,20 +89,19 @@ export class ApiPipeline {
       headers = decision.headers
       if (!decision.allowed) {
         throw fail.rateLimited(
-          `at most ${host.rateLimiter.limit} requests per minute per user; retry after ${decision.headers['retry-after']} s`,
+          `at most ${host.rateLimiter.limit} requests per minute per user; ${host.rateLimiter.retryHint()}`,
           {},
         )
       }
 
       // 3. Route
-      const match = this.#routes.match(request.method, request.path)
       if (match.kind === 'none') throw fail.notFound('Route', `no operation at ${request.method} ${request.path}`)
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
-      operationId = match.data
-      const spec: OperationSpec = operations[operationId]
+      routed = true
+      const spec: OperationSpec = operations[match.data]
       const transformRequest = options.testHooks.transformRequest
       if (transformRequest !== undefined) {
-        request = transformRequest({ request, operationId, principal, world: host.world, env: host.env })
+        request = transformRequest({ request, operationId: match.data, principal, world: host.world, env: host.env })
       }
 
       // 4. Body size
@@ -105,12 +110,13 @@ export class ApiPipeline {
       }
 
       // 5. Fault injection
-      const fault = host.faults.take(operationId, { value: principal.key.key, id: principal.key.id })
+      const fault = host.faults.take(match.data, { value: principal.key.key, id: principal.key.id })
       if (fault !== undefined) {
         if (fault.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
         if (fault.error !== undefined) {
           // An injected 429 looks like a real one: rate-limit headers with nothing remaining.
           if (fault.error.status === 429) headers = { ...headers, ...host.rateLimiter.refusal() }
+          if (fault.retryAfter !== undefined) headers = { ...headers, 'retry-after': String(fault.retryAfter) }
           throw fault.error
         }
       }
@@ -121,7 +127,7 @@ export class ApiPipeline {
       const body = spec.body === undefined ? undefined : parseInput(spec.body, readJsonBody(request, spec.bodyRequired === true))
 
       // 7. The operation, under the lock
-      const handler = this.#handlers.get(operationId)!
+      const handler = this.#handlers.get(match.data)!
       const authorization = request.headers.authorization
       const result = await host.exclusive(async () => {
         // Authenticate again inside the lock: a key revoked (or a world
@@ -134,7 +140,7 @@ export class ApiPipeline {
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
         if (!check.success) {
-          throw fail.internal(`response of ${operationId} does not match its schema: ${describeIssues(check.error.issues)}`)
+          throw fail.internal(`response of ${match.data} does not match its schema: ${describeIssues(check.error.issues)}`)
         }
       }
       response = jsonResponse(200, result, headers)
@@ -143,20 +149,26 @@ export class ApiPipeline {
     }
     response.headers['x-request-id'] = requestId
     const transform = options.testHooks.transformResponse
-    if (transform !== undefined) response = transform({ request, operationId, principal, world: host.world, env: host.env }, response)
+    if (transform !== undefined) response = transform({ request, operationId: routed ? operationId : undefined, principal, world: host.world, env: host.env }, response)
+    // References only: the journal copies, redacts and decodes when an entry is listed.
     const entry: JournalRecord = {
       id: requestId,
       time,
       method: request.method,
       path: request.path,
+      query: request.query,
       operationId: operationId ?? null,
       status: response.status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       keyId: principal?.key.id ?? null,
       userId: principal?.user.id ?? null,
+      requestHeaders: request.headers,
+      requestBody: request.body,
+      responseHeaders: response.headers,
+      responseBody: response.body,
     }
     host.journal.record(entry)
-    options.onRequest?.(toJournalEntry(entry))
+    if (options.onRequest !== undefined) options.onRequest(lazyJournalEntry(entry))
     return response
   }
 

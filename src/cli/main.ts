@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { constants as osConstants } from 'node:os'
 import { Command, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
 import { isLoopbackAddress } from '../core/web-guard.js'
@@ -37,10 +39,10 @@ interface ServeFlags {
 
 const env = (name: string) => `PRESENTATION_EMULATOR_${name}`
 
-/** Adds the serve flags (contract §1) to a command. */
-function withServeOptions(command: Command): Command {
+/** Adds the serve flags (contract §1) to a command; `exec` listens on a free port unless told otherwise. */
+function withServeOptions(command: Command, defaultPort = 4010): Command {
   return command
-    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env(env('PORT')).default(4010).argParser(parseInteger(0, 65535)))
+    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env(env('PORT')).default(defaultPort).argParser(parseInteger(0, 65535)))
     .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default('127.0.0.1').argParser(parseNonEmpty))
     .addOption(new Option('--seed <n>', 'fixtures and ids are a pure function of the seed').env(env('SEED')).default(1).argParser(parseInteger(-(2 ** 31), 2 ** 31 - 1)))
     .addOption(new Option('--fixtures <file>', 'a fixtures JSON file replacing the built-in world').env(env('FIXTURES')))
@@ -61,6 +63,12 @@ function withServeOptions(command: Command): Command {
     .addOption(new Option('--quiet', `print only the listening line, no request log (env: ${env('QUIET')}=true|false)`))
     .addOption(new Option('--allow-remote-images', `let the pages load images from other origins (env: ${env('ALLOW_REMOTE_IMAGES')}=true|false)`))
     .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
+}
+
+/** The JSON log line of a request: the summary fields only (headers and bodies are in the journal). */
+function requestLogLine(entry: JournalEntry): string {
+  const { id, time, method, path, operationId, status, durationMs, keyId, userId } = entry
+  return JSON.stringify({ type: 'request', id, time, method, path, operationId, status, durationMs, keyId, userId })
 }
 
 function formatRequest(entry: JournalEntry): string {
@@ -152,18 +160,22 @@ function catchStopSignals(): StopSignals {
 
 async function serve(flags: ServeFlags): Promise<number> {
   const signals = catchStopSignals()
+  const stopWatching = watchParent()
   try {
     return await start(flags, signals)
   } finally {
+    stopWatching()
     signals.release()
   }
 }
 
-async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
-  let stopRequested = false
-  void signals.received.then(() => {
-    stopRequested = true
-  })
+/** Where the CLI writes: stdout and stderr, dropping the output once its reader has gone. */
+interface Output {
+  log(line: string): void
+  logError(line: string): void
+}
+
+function openOutput(): Output {
   // A reader that goes away (`presentation-emulator | head`) must not bring the server down: drop the log instead.
   let stdoutOpen = true
   let stderrOpen = true
@@ -173,13 +185,37 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
   process.stderr.on('error', () => {
     stderrOpen = false
   })
-  const log = (line: string) => {
-    if (stdoutOpen) process.stdout.write(`${line}\n`)
+  return {
+    log: (line) => {
+      if (stdoutOpen) process.stdout.write(`${line}\n`)
+    },
+    logError: (line) => {
+      if (stderrOpen) process.stderr.write(`presentation-emulator: ${line}\n`)
+    },
   }
-  const logError = (line: string) => {
-    if (stderrOpen) process.stderr.write(`presentation-emulator: ${line}\n`)
-  }
+}
 
+/** A started emulator, listening. */
+interface Running {
+  emulator: Emulator
+  server: RunningServer
+  stateFile: StateFile | undefined
+  stateLoaded: boolean
+  /** The API keys of the fixtures the world was built from. */
+  fixtureKeys: string[]
+}
+
+/**
+ * Builds the world (fixtures, state file) and listens. Answers an exit code
+ * instead when that fails, or when a stop signal came first (`stopped`).
+ */
+async function launch(
+  flags: ServeFlags,
+  output: Output,
+  isStopRequested: () => boolean,
+  onRequest: ((entry: JournalEntry) => void) | undefined,
+): Promise<Running | { code: number; stopped: boolean }> {
+  const { logError } = output
   // The emulator is loaded here, not at the top, so `--help` and usage errors
   // answer at once; and only after the fixtures file is read, so a bad file is reported at once too.
   let fixtures: EmulatorOptions['fixtures']
@@ -190,18 +226,18 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
     } catch (error) {
       const reason = error instanceof FixturesError ? error.message : `cannot load fixtures ${flags.fixtures}: ${(error as Error).message}`
       logError(reason)
-      return EXIT_RUNTIME
+      return { code: EXIT_RUNTIME, stopped: false }
     }
   }
 
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
-  if (stopRequested) return 0
-  const [{ Emulator }, { listenHttp }, { StateFile, StateFileError }] = await Promise.all([
+  if (isStopRequested()) return { code: 0, stopped: true }
+  const [{ Emulator }, { listenHttp }, { StateFile, StateFileError }, { BUILT_IN_FIXTURES }] = await Promise.all([
     import('../emulator.js'),
     import('../node/http-server.js'),
     import('../node/state-file.js'),
+    import('../fixtures/load.js'),
   ])
-  const json = flags.logFormat === 'json'
   const emulator = new Emulator({
     seed: flags.seed,
     fixtures,
@@ -213,14 +249,14 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
     allowedOrigins: flags.allowedOrigin,
     allowedHosts: flags.allowedHost,
     allowRemoteImages: flags.allowRemoteImages ?? false,
-    onRequest: flags.quiet ? undefined : (entry) => log(json ? JSON.stringify({ type: 'request', ...entry }) : formatRequest(entry)),
+    onRequest,
     onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
   })
   try {
     await emulator.ready()
   } catch (error) {
     logError(`cannot build the world: ${(error as Error).message}`)
-    return EXIT_RUNTIME
+    return { code: EXIT_RUNTIME, stopped: false }
   }
 
   let stateFile: StateFile | undefined
@@ -235,7 +271,7 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
       stateLoaded = await stateFile.load()
     } catch (error) {
       logError(error instanceof StateFileError ? error.message : String(error))
-      return EXIT_RUNTIME
+      return { code: EXIT_RUNTIME, stopped: false }
     }
     if (!stateLoaded) {
       // Written before listening, so an unwritable path is reported at once, not at the first change.
@@ -243,15 +279,15 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
         await stateFile.save()
       } catch (error) {
         logError(`cannot write state file ${flags.state}: ${(error as Error).message}`)
-        return EXIT_RUNTIME
+        return { code: EXIT_RUNTIME, stopped: false }
       }
     }
     stateFile.watch()
   }
 
-  if (stopRequested) {
+  if (isStopRequested()) {
     await stateFile?.close().catch(() => undefined)
-    return 0
+    return { code: 0, stopped: true }
   }
 
   let server: RunningServer
@@ -269,7 +305,7 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
   } catch (error) {
     logError(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`)
     await stateFile?.close().catch(() => undefined)
-    return EXIT_RUNTIME
+    return { code: EXIT_RUNTIME, stopped: false }
   }
   emulator.setListenOrigin(server.origin)
   if (flags.adminToken === undefined && !isLoopbackAddress(server.host)) {
@@ -277,19 +313,56 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
       `warning: listening on ${server.host} without --admin-token: anyone who can reach this address can drive the control plane (reset the world, read every API key). Set --admin-token, or listen on 127.0.0.1`,
     )
   }
+  const fixtureKeys = (fixtures ?? BUILT_IN_FIXTURES).apiKeys?.map((key) => key.key) ?? []
+  return { emulator, server, stateFile, stateLoaded, fixtureKeys }
+}
 
-  if (json) {
-    log(
-      JSON.stringify({
-        type: 'listening',
-        origin: server.origin,
-        port: server.port,
-        baseUrl: `${server.origin}/v1`,
-        controlPlaneUrl: `${server.origin}/_emulator`,
-        version: VERSION,
-      }),
-    )
-  } else if (flags.quiet) log(`presentation-emulator listening on ${server.origin}`)
+/**
+ * Stops a running emulator: ends journal waits, stops accepting connections
+ * and lets the requests in flight finish (cut after `forceAfterMs`, or at
+ * once by a later signal), then saves the state. Answers 0, or 1 when the
+ * final save failed.
+ */
+async function shutdown(running: Running, output: Output, forceAfterMs?: number): Promise<number> {
+  const { emulator, server, stateFile } = running
+  emulator.close()
+  await server.close(forceAfterMs)
+  let code = 0
+  try {
+    await stateFile?.close()
+  } catch (error) {
+    output.logError(`cannot save state: ${(error as Error).message}`)
+    code = EXIT_RUNTIME
+  }
+  return code
+}
+
+function listeningLine(server: RunningServer): string {
+  return JSON.stringify({
+    type: 'listening',
+    origin: server.origin,
+    port: server.port,
+    baseUrl: `${server.origin}/v1`,
+    controlPlaneUrl: `${server.origin}/_emulator`,
+    version: VERSION,
+  })
+}
+
+async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
+  let stopRequested = false
+  void signals.received.then(() => {
+    stopRequested = true
+  })
+  const output = openOutput()
+  const { log } = output
+  const json = flags.logFormat === 'json'
+  const onRequest = flags.quiet ? undefined : (entry: JournalEntry) => log(json ? requestLogLine(entry) : formatRequest(entry))
+  const running = await launch(flags, output, () => stopRequested, onRequest)
+  if (!('server' in running)) return running.code
+  const { emulator, server, stateLoaded } = running
+
+  if (json) log(listeningLine(server))
+  else if (flags.quiet) log(`presentation-emulator listening on ${server.origin}`)
   else log(banner(emulator, server, flags, stateLoaded))
 
   const signal = await signals.received
@@ -298,19 +371,126 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
     if (!flags.quiet && !json) log(`received ${again} again: closing every connection now`)
     server.forceClose()
   }
-  await server.close()
-  emulator.close()
-  let code = 0
-  try {
-    await stateFile?.close()
-  } catch (error) {
-    logError(`cannot save state: ${(error as Error).message}`)
-    code = EXIT_RUNTIME
-  }
+  const code = await shutdown(running, output)
   // Requests that were cut off may still be waiting (e.g. on a fault's delay): do not wait for them.
   if (server.forced) process.exit(code)
   return code
 }
+
+/**
+ * \`PRESENTATION_EMULATOR_KEY_<NAME>\` for a fixture key: its value without
+ * \`pres_\` and a leading \`test_\`, upper-cased (\`pres_test_alice_acme\` →
+ * \`PRESENTATION_EMULATOR_KEY_ALICE_ACME\`).
+ */
+export function keyVariable(key: string): string {
+  const name = key.replace(/^pres_/, '').replace(/^test_/, '')
+  return `PRESENTATION_EMULATOR_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
+}
+
+/** The environment \`exec\` gives its command: ours, plus where the emulator is and its fixture keys. */
+function commandEnvironment(running: Running, flags: ServeFlags): NodeJS.ProcessEnv {
+  const origin = running.server.origin
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PRESENTATION_EMULATOR_URL: `${origin}/v1`,
+    PRESENTATION_EMULATOR_CONTROL_URL: `${origin}/_emulator`,
+  }
+  if (flags.adminToken !== undefined) env.PRESENTATION_EMULATOR_ADMIN_TOKEN = flags.adminToken
+  for (const key of running.fixtureKeys) env[keyVariable(key)] = key
+  return env
+}
+
+/** The signals \`exec\` passes on to its command. */
+const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+/**
+ * \`exec -- <command...>\`: starts the emulator on a free port, runs the
+ * command with the emulator's URLs and keys in its environment, passes
+ * signals on to it, stops the emulator when it ends and answers its exit
+ * code (128 + n when a signal n ended it; 127 when it cannot be found, 126
+ * when it cannot be run).
+ */
+async function execCommand(flags: ServeFlags, command: string[]): Promise<number> {
+  const output = openOutput()
+  const { logError } = output
+  // Until the command runs, a signal stops the start-up (and the command never runs).
+  let startSignal: NodeJS.Signals | undefined
+  const onStartSignal = (signal: NodeJS.Signals) => {
+    startSignal ??= signal
+  }
+  for (const signal of FORWARDED_SIGNALS) process.on(signal, onStartSignal)
+  const stopWatching = watchParent()
+  try {
+    const running = await launch(flags, output, () => startSignal !== undefined, undefined)
+    if (!('server' in running)) return running.stopped ? signalExitCode(startSignal ?? 'SIGTERM') : running.code
+    if (startSignal !== undefined) {
+      await shutdown(running, output, 2_000)
+      return signalExitCode(startSignal)
+    }
+    if (!flags.quiet) {
+      if (flags.logFormat === 'json') logError(listeningLine(running.server))
+      else {
+        const shown = command.join(' ')
+        logError(`emulator listening on ${running.server.origin} (API ${running.server.origin}/v1) for: ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`)
+      }
+    }
+
+    const [file, ...args] = command as [string, ...string[]]
+    const child = spawn(file, args, { stdio: 'inherit', env: commandEnvironment(running, flags) })
+    // Handlers stay installed for the whole run (see catchStopSignals): every signal goes to the command.
+    const forward = (signal: NodeJS.Signals) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+    }
+    for (const signal of FORWARDED_SIGNALS) {
+      process.off(signal, onStartSignal)
+      process.on(signal, forward)
+    }
+    const code = await new Promise<number>((resolve) => {
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        logError(`cannot run ${file}: ${error.message}`)
+        resolve(error.code === 'ENOENT' ? 127 : 126)
+      })
+      child.once('exit', (exitCode, signal) => resolve(exitCode ?? signalExitCode(signal ?? 'SIGTERM')))
+    })
+    // Nobody is left to talk to the emulator: in-flight requests get 2 s, not 10.
+    const stopped = await shutdown(running, output, 2_000)
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward)
+    if (running.server.forced) process.exit(code === 0 ? stopped : code)
+    return code === 0 ? stopped : code
+  } finally {
+    stopWatching()
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, onStartSignal)
+  }
+}
+
+/** 128 + the signal's number, as a shell reports a command a signal ended. */
+function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (osConstants.signals[signal] ?? 15)
+}
+
+/**
+ * Under a package manager (\`npx presentation-emulator\`, \`npm start\`), the
+ * CLI runs below a shell (\`npm → sh -c → node\`). A SIGTERM to npm is passed
+ * to that shell only, which dies without passing it on, and the server
+ * would be left running, re-parented. So when started by a package
+ * manager, the CLI watches its parent and, once it is gone, stops as on
+ * SIGTERM. Returns the function that stops watching.
+ */
+function watchParent(): () => void {
+  if (process.env.npm_lifecycle_event === undefined) return () => {}
+  const parent = process.ppid
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    process.stderr.write(`presentation-emulator: the parent process (${parent}) has exited: stopping as on SIGTERM\n`)
+    process.emit('SIGTERM', 'SIGTERM')
+  }, PARENT_POLL_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+/** How often the CLI checks that its parent is still there (under a package manager only). */
+const PARENT_POLL_MS = 250
 
 /**
  * Runs the command line. Without a command it serves the emulator; every
@@ -323,37 +503,68 @@ export async function main(argv: string[]): Promise<void> {
   for (const [name, value] of Object.entries(process.env)) {
     if (name.startsWith('PRESENTATION_EMULATOR_') && value?.trim() === '') delete process.env[name]
   }
-  const program = withServeOptions(
-    new Command('presentation-emulator')
-      .description('Run a local emulator of the Presentation Service API over HTTP.')
-      .version(VERSION)
-      .showHelpAfterError('(run with --help for the list of flags)'),
-  )
-    .exitOverride((error) => {
-      process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE)
-    })
-    .action(async (flags: ServeFlags) => {
-      if (flags.headersTimeout > flags.requestTimeout) {
-        program.error(`error: --headers-timeout (${flags.headersTimeout / 1000} s) must not exceed --request-timeout (${flags.requestTimeout / 1000} s)`, {
+  /**
+   * What commander cannot do alone: boolean flags from their variables when
+   * the flag is not given (see withServeOptions), and the timeouts' order.
+   */
+  const resolveFlags = (command: Command, flags: ServeFlags) => {
+    if (flags.headersTimeout > flags.requestTimeout) {
+      command.error(`error: --headers-timeout (${flags.headersTimeout / 1000} s) must not exceed --request-timeout (${flags.requestTimeout / 1000} s)`, {
+        exitCode: EXIT_USAGE,
+        code: 'commander.invalidArgument',
+      })
+    }
+    for (const [key, flag, name] of [
+      ['quiet', '--quiet', 'QUIET'],
+      ['allowRemoteImages', '--allow-remote-images', 'ALLOW_REMOTE_IMAGES'],
+    ] as const) {
+      if (flags[key] !== undefined) continue
+      try {
+        flags[key] = booleanFromEnv(name)
+      } catch (error) {
+        command.error(`error: option '${flag}' value '${process.env[env(name)]}' from env '${env(name)}' is invalid. ${(error as Error).message}`, {
           exitCode: EXIT_USAGE,
           code: 'commander.invalidArgument',
         })
       }
-      for (const [key, flag, name] of [
-        ['quiet', '--quiet', 'QUIET'],
-        ['allowRemoteImages', '--allow-remote-images', 'ALLOW_REMOTE_IMAGES'],
-      ] as const) {
-        if (flags[key] !== undefined) continue
-        try {
-          flags[key] = booleanFromEnv(name)
-        } catch (error) {
-          program.error(`error: option '${flag}' value '${process.env[env(name)]}' from env '${env(name)}' is invalid. ${(error as Error).message}`, {
-            exitCode: EXIT_USAGE,
-            code: 'commander.invalidArgument',
-          })
-        }
-      }
+    }
+  }
+  const exitOverride = (error: { exitCode: number }) => {
+    process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE)
+  }
+  const program = withServeOptions(
+    new Command('presentation-emulator')
+      .description('Run a local emulator of the Presentation Service API over HTTP.')
+      .version(VERSION)
+      .showHelpAfterError('(run with --help for the list of flags)')
+      // Serve flags go before `exec`; exec's own flags after it.
+      .enablePositionalOptions(),
+  )
+    .exitOverride(exitOverride)
+    .action(async (flags: ServeFlags) => {
+      resolveFlags(program, flags)
       process.exitCode = await serve(flags)
+    })
+  const exec = withServeOptions(
+    program
+      .command('exec')
+      .summary('run a command against a fresh emulator on a free port (see exec --help)')
+      .description(
+        'Start the emulator on a free port, run <command> with PRESENTATION_EMULATOR_URL, PRESENTATION_EMULATOR_CONTROL_URL ' +
+          'and PRESENTATION_EMULATOR_KEY_<NAME> in its environment, pass signals on to it, stop the emulator when it ends ' +
+          'and exit with its exit code.',
+      )
+      .usage('[flags] -- <command...>')
+      .argument('<command...>', 'the command to run, and its arguments')
+      .showHelpAfterError('(run with exec --help for the list of flags)')
+      // Everything after the command's name is the command's own (`exec vitest run --reporter dot`).
+      .passThroughOptions(),
+    0,
+  )
+    .exitOverride(exitOverride)
+    .action(async (command: string[], flags: ServeFlags) => {
+      resolveFlags(exec, flags)
+      process.exitCode = await execCommand(flags, command)
     })
   await program.parseAsync(argv)
 }

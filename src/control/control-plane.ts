@@ -27,6 +27,7 @@ import {
   FailJobRequest,
   ListRequestsQuery,
   SetCreditsRequest,
+  WaitForRequestQuery,
   type AddCollaboratorResponse,
   type AddFaultResponse,
   type AdvanceClockResponse,
@@ -44,6 +45,38 @@ import {
 
 /** Credits of a team created by `createAccount` when none are given. */
 export const DEFAULT_ACCOUNT_CREDITS = 10
+
+/** How long `waitForRequest` waits when no `timeoutMs` is given: less than a test runner's usual 5 s, so its own message shows. */
+export const DEFAULT_WAIT_MS = 2_000
+
+/** Which journal entries to list or wait for (in-process: numbers and dates are welcome). */
+export interface RequestFilter {
+  operationId?: string
+  /** An exact status (`429`) or a class (`'4xx'`). */
+  status?: number | string
+  keyId?: string
+  /** At or after this instant on the emulator clock (ISO 8601, epoch ms or a Date). */
+  since?: string | number | Date
+  /** At or before this instant. */
+  until?: string | number | Date
+  /** Only requests recorded after the one with this id (`req_<n>`). */
+  after?: string
+}
+
+/** A journal listing: a filter, at most `limit` entries, bodies cut after `bodyLimit` bytes. */
+export interface RequestQuery extends RequestFilter {
+  limit?: number | string
+  bodyLimit?: number | string
+}
+
+/** The query-string form of an in-process query, so both ways share one schema (and one set of messages). */
+function asQueryStrings(query: object): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {}
+  for (const [name, value] of Object.entries(query)) {
+    out[name] = value === undefined ? undefined : value instanceof Date ? value.toISOString() : String(value)
+  }
+  return out
+}
 
 /** What the control plane acts on: the emulator's parts, behind a narrow interface. */
 export interface ControlHost {
@@ -301,14 +334,36 @@ export class ControlPlane {
     return { removed: 1 }
   }
 
-  /** The request journal, newest first. */
-  listRequests(query: { operationId?: string; limit?: number | string } = {}): ListRequestsResponse {
-    const parsed = parseInput(ListRequestsQuery, {
-      operationId: query.operationId,
-      limit: query.limit === undefined ? undefined : String(query.limit),
-    })
+  /**
+   * The request journal, newest first: every filter given must match
+   * (`operationId`, `status` as `429` or `4xx`, `keyId`, `since` / `until` on
+   * the emulator clock, `after` a request id); at most `limit` entries, bodies
+   * cut after `bodyLimit` bytes (default 64 KiB).
+   */
+  listRequests(query: RequestQuery = {}): ListRequestsResponse {
+    const parsed = parseInput(ListRequestsQuery, asQueryStrings(query))
     const requests: JournalEntry[] = this.emulator.journal.list(parsed)
     return { requests }
+  }
+
+  /**
+   * The newest journal entry `filter` admits: at once if there is one, else
+   * the first matching request to arrive within `timeoutMs` (default 2000,
+   * at most 60000). Rejects with a 408 `WAIT_TIMEOUT` `ServiceError` when
+   * none arrives in time. `GET /_emulator/requests/wait` is its long-poll.
+   *
+   * @example
+   * await emulator.control.waitForRequest({ operationId: 'generateProject', keyId }, { timeoutMs: 1000 })
+   */
+  waitForRequest(filter: RequestFilter = {}, options: { timeoutMs?: number | string; bodyLimit?: number | string } = {}): Promise<JournalEntry> {
+    let parsed: WaitForRequestQuery
+    try {
+      parsed = parseInput(WaitForRequestQuery, asQueryStrings({ ...filter, ...options }))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    const { timeoutMs = DEFAULT_WAIT_MS, bodyLimit, ...journalFilter } = parsed
+    return this.emulator.journal.wait(journalFilter, { timeoutMs, bodyLimit })
   }
 
   clearRequests(): { removed: number } {

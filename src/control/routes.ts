@@ -71,6 +71,14 @@ export function controlRoutes(): RouteTable<ControlRoute> {
     .add('DELETE', '/_emulator/faults', route(200, (c) => c.clearFaults()))
     .add('DELETE', '/_emulator/faults/{faultId}', route(200, (c, { params }) => c.removeFault(params.faultId!)))
     .add('GET', '/_emulator/requests', route(200, (c, { query }) => c.listRequests(query)))
+    .add(
+      'GET',
+      '/_emulator/requests/wait',
+      route(200, async (c, { query }) => {
+        const { timeoutMs, bodyLimit, ...filter } = query
+        return { request: await c.waitForRequest(filter, { timeoutMs, bodyLimit }) }
+      }),
+    )
     .add('DELETE', '/_emulator/requests', route(200, (c) => c.clearRequests()))
 }
 

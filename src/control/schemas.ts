@@ -101,9 +101,14 @@ export const AddFaultRequest = z.strictObject({
   code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, { error: 'must be UPPER_SNAKE_CASE' }).optional(),
   delayMs: z.number().int().min(0).max(120_000).optional(),
   apiKey: z.string().min(1).optional(),
+  retryAfter: z.number().int().min(0).max(86_400).optional(),
 })
   .refine((fault) => fault.status !== undefined || (fault.delayMs ?? 0) > 0, {
     error: 'give a status to answer, a delayMs to wait, or both',
+  })
+  .refine((fault) => fault.retryAfter === undefined || fault.status !== undefined, {
+    error: 'retryAfter is sent with an error: give a status too',
+    path: ['retryAfter'],
   })
 export type AddFaultRequest = z.input<typeof AddFaultRequest>
 export const AddFaultResponse = z.object({ faultId: z.string() })
@@ -119,35 +124,74 @@ export const FaultView = z.object({
   code: z.string().nullable(),
   delayMs: z.number(),
   apiKey: z.string().nullable(),
+  retryAfter: z.number().nullable(),
   hits: z.number(),
 })
 export const ListFaultsResponse = z.object({ faults: z.array(FaultView) })
 export type ListFaultsResponse = z.infer<typeof ListFaultsResponse>
 
-export const ListRequestsQuery = z.object({
+const WholeNumber = z.string().regex(/^[0-9]+$/, { error: 'must be a whole number' }).transform(Number)
+
+/** A date-time on the emulator clock: ISO 8601, or epoch milliseconds. */
+const Instant = z.string().transform((value, ctx) => {
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value)
+  if (Number.isNaN(ms)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time or epoch milliseconds' })
+    return z.NEVER
+  }
+  return ms
+})
+
+/** Which journal entries a listing or a wait is about (query strings: every value is text). */
+export const JournalFilterQuery = z.object({
   operationId: OperationOrAll.exclude(['*']).optional(),
-  limit: z
+  status: z
     .string()
-    .regex(/^[0-9]+$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(10_000))
+    .regex(/^(?:[1-5][0-9]{2}|[1-5]xx)$/, { error: 'must be a status (429) or a class (4xx)' })
+    .transform((value) => (value.endsWith('xx') ? (value as `${1 | 2 | 3 | 4 | 5}xx`) : Number(value)))
     .optional(),
+  keyId: z.string().min(1).optional(),
+  since: Instant.optional(),
+  until: Instant.optional(),
+  after: z.string().regex(/^req_[0-9]+$/, { error: 'must be a request id (req_<n>)' }).optional(),
+  bodyLimit: WholeNumber.pipe(z.number().int().min(0).max(16 * 1024 * 1024)).optional(),
+})
+
+export const ListRequestsQuery = JournalFilterQuery.extend({
+  limit: WholeNumber.pipe(z.number().int().min(1).max(10_000)).optional(),
 })
 export type ListRequestsQuery = z.infer<typeof ListRequestsQuery>
+
+export const WaitForRequestQuery = JournalFilterQuery.extend({
+  timeoutMs: WholeNumber.pipe(z.number().int().min(0).max(60_000)).optional(),
+})
+export type WaitForRequestQuery = z.infer<typeof WaitForRequestQuery>
+
+const JournalMessageView = z.object({
+  headers: z.record(z.string(), z.string()),
+  body: z.string().nullable(),
+  bodySize: z.number(),
+  bodyTruncated: z.boolean(),
+})
 
 export const JournalEntryView = z.object({
   id: z.string(),
   time: z.string(),
   method: z.string(),
   path: z.string(),
+  query: z.string(),
   operationId: z.string().nullable(),
   status: z.number(),
   durationMs: z.number(),
   keyId: z.string().nullable(),
   userId: z.string().nullable(),
+  request: JournalMessageView,
+  response: JournalMessageView,
 })
 export const ListRequestsResponse = z.object({ requests: z.array(JournalEntryView) })
 export type ListRequestsResponse = z.infer<typeof ListRequestsResponse>
+export const WaitForRequestResponse = z.object({ request: JournalEntryView })
+export type WaitForRequestResponse = z.infer<typeof WaitForRequestResponse>
 
 export const HealthResponse = z.object({ status: z.literal('ok'), version: z.string() })
 export type HealthResponse = z.infer<typeof HealthResponse>

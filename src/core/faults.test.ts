@@ -19,6 +19,7 @@ describe('Faults', () => {
       code: null,
       delayMs: 0,
       apiKey: null,
+      retryAfter: null,
       hits: 0,
     })
   })

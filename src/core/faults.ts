@@ -16,6 +16,8 @@ export interface FaultSpec {
   delayMs?: number
   /** Only calls made with this API key (its value `pres_…`, or its key id). */
   apiKey?: string
+  /** `Retry-After` seconds sent with the error (needs a status); default: none, except a 429's usual one. */
+  retryAfter?: number
 }
 
 /** A registered fault and how often it has fired. */
@@ -29,6 +31,7 @@ export interface Fault {
   code: string | null
   delayMs: number
   apiKey: string | null
+  retryAfter: number | null
   hits: number
 }
 
@@ -52,6 +55,8 @@ export interface FaultEffect {
   delayMs: number
   /** The error to answer, or undefined for a delay-only fault. */
   error: ServiceError | undefined
+  /** `Retry-After` seconds to send with the error, when the fault sets them. */
+  retryAfter: number | undefined
 }
 
 /**
@@ -76,6 +81,7 @@ export class Faults {
       code: spec.code ?? null,
       delayMs: spec.delayMs ?? 0,
       apiKey: spec.apiKey ?? null,
+      retryAfter: spec.retryAfter ?? null,
       hits: 0,
     }
     this.#faults.push(fault)
@@ -118,6 +124,6 @@ export class Faults {
             fault.error ?? DEFAULT_MESSAGES[fault.status] ?? `HTTP ${fault.status}`,
             `injected by fault ${fault.id}`,
           )
-    return { faultId: fault.id, delayMs: fault.delayMs, error }
+    return { faultId: fault.id, delayMs: fault.delayMs, error, retryAfter: fault.retryAfter ?? undefined }
   }
 }

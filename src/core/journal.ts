@@ -1,51 +1,291 @@
-/** One `/v1` request as the journal records it. */
+import { ServiceError } from './errors.js'
+
+/** One side of a journaled exchange: headers and a bounded body. */
+export interface JournalMessage {
+  /** Header values by lower-case name (the request's with secrets redacted; see `JournalEntry`). */
+  headers: Record<string, string>
+  /** The body as UTF-8 text, cut at the listing's body limit; null when there was none. */
+  body: string | null
+  /** The whole body's size in bytes (UTF-8), whether or not it was cut. */
+  bodySize: number
+  /** True when `body` is only the first `bodyLimit` bytes of it. */
+  bodyTruncated: boolean
+}
+
+/**
+ * One `/v1` request as the journal lists it: enough to answer "what did my
+ * app send, and what did it get?", and to replay the request (method, path,
+ * query, headers minus secrets, body).
+ */
 export interface JournalEntry {
+  /** `req_<n>`, also sent as `X-Request-Id`. */
   id: string
   /** When the request arrived, on the emulator clock (ISO). */
   time: string
   method: string
+  /** The path as received (percent-encoded), without the query. */
   path: string
-  /** The matched operation, or null (unknown route, failed authentication before routing). */
+  /** The raw query string without `?` (empty when there is none). */
+  query: string
+  /**
+   * The operation the method and path name, also for a 401 or a 429; null
+   * only when they name none (an unknown path: 404, or a wrong method: 405).
+   */
+  operationId: string | null
+  status: number
+  durationMs: number
+  /** The authenticated key and user; null when authentication failed. */
+  keyId: string | null
+  userId: string | null
+  /**
+   * The request. `authorization` is redacted to the key id (`Bearer <key_alice>`),
+   * or to `<redacted>` when the key was not authenticated; `cookie`,
+   * `proxy-authorization` and `x-api-key` are always `<redacted>`.
+   */
+  request: JournalMessage
+  /** The response as the emulator produced it (transport headers such as `content-length` left out). */
+  response: JournalMessage
+}
+
+/**
+ * What the pipeline records per request: plain references to values that
+ * exist anyway (the request's header object and body bytes, the response's
+ * header object and body string). Copying, redacting, decoding and bounding
+ * happen only when an entry is listed, so recording stays cheap.
+ */
+export interface JournalRecord {
+  id: string
+  /** Epoch milliseconds on the emulator clock. */
+  time: number
+  method: string
+  path: string
+  query: string
   operationId: string | null
   status: number
   durationMs: number
   keyId: string | null
   userId: string | null
+  requestHeaders: Readonly<Record<string, string | undefined>>
+  requestBody: Uint8Array | null
+  responseHeaders: Readonly<Record<string, string>>
+  responseBody: string | null
 }
 
-/** An entry as the journal stores it: the time as epoch milliseconds (formatted only when listed). */
-export type JournalRecord = Omit<JournalEntry, 'time'> & { time: number }
-
-/** The entry of a record, with its time as ISO 8601. */
-export function toJournalEntry(record: JournalRecord): JournalEntry {
-  return { ...record, time: new Date(record.time).toISOString() }
-}
-
-export interface JournalQuery {
+/** Which entries to list or wait for; every given field must match. */
+export interface JournalFilter {
   operationId?: string
+  /** An exact status, or a class: `'4xx'`. */
+  status?: number | `${1 | 2 | 3 | 4 | 5}xx`
+  keyId?: string
+  /** Only entries whose time (emulator clock, epoch ms) is at or after this. */
+  since?: number
+  /** Only entries whose time is at or before this. */
+  until?: number
+  /** Only entries recorded after the request with this id. */
+  after?: string
+}
+
+export interface JournalQuery extends JournalFilter {
+  /** At most this many entries (newest first). */
   limit?: number
+  /** Bodies are cut after this many bytes (default 64 KiB). */
+  bodyLimit?: number
 }
 
 /** The default number of entries kept; older ones are dropped. */
 export const DEFAULT_JOURNAL_SIZE = 10_000
+/** The default number of bytes the kept entries may hold; older ones are dropped past it. */
+export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024
+/** Bodies in a listing are cut after this many bytes unless the listing asks for another limit. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024
+/** What an entry counts for besides its bodies: its fields and headers, as a fixed allowance. */
+export const ENTRY_OVERHEAD_BYTES = 1024
+/** The longest a wait may last. */
+export const MAX_WAIT_MS = 60_000
+
+const REDACTED = '<redacted>'
+const SECRET_HEADERS = new Set(['cookie', 'proxy-authorization', 'x-api-key'])
+/** Added by the HTTP server after the emulator answered; left out so every way in lists the same headers. */
+const TRANSPORT_HEADERS = new Set(['connection', 'content-length', 'keep-alive', 'transfer-encoding'])
+
+function sizeOf(record: JournalRecord): number {
+  return ENTRY_OVERHEAD_BYTES + (record.requestBody?.byteLength ?? 0) + (record.responseBody?.length ?? 0)
+}
+
+/** The bytes of `text` in UTF-8, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4
+        i++
+      } else bytes += 3
+    } else bytes += 3
+  }
+  return bytes
+}
+
+/** The longest prefix of `text` of at most `limit` UTF-8 bytes, never splitting a character. */
+function utf8Prefix(text: string, limit: number): string {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    let width = code < 0x80 ? 1 : code < 0x800 ? 2 : 3
+    let units = 1
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        width = 4
+        units = 2
+      }
+    }
+    if (bytes + width > limit) return text.slice(0, i)
+    bytes += width
+    i += units - 1
+  }
+  return text
+}
+
+function textMessage(headers: Record<string, string>, body: string | null, limit: number): JournalMessage {
+  if (body === null) return { headers, body: null, bodySize: 0, bodyTruncated: false }
+  const bodySize = utf8Length(body)
+  if (bodySize <= limit) return { headers, body, bodySize, bodyTruncated: false }
+  return { headers, body: utf8Prefix(body, limit), bodySize, bodyTruncated: true }
+}
+
+function bytesMessage(headers: Record<string, string>, body: Uint8Array | null, limit: number): JournalMessage {
+  if (body === null) return { headers, body: null, bodySize: 0, bodyTruncated: false }
+  const truncated = body.byteLength > limit
+  // `stream: true` holds back a character cut in half at the limit instead of emitting U+FFFD for it.
+  const text = new TextDecoder('utf-8').decode(truncated ? body.subarray(0, limit) : body, { stream: truncated })
+  return { headers, body: text, bodySize: body.byteLength, bodyTruncated: truncated }
+}
+
+function requestHeaders(record: JournalRecord): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(record.requestHeaders)) {
+    if (value === undefined) continue
+    if (name === 'authorization') out[name] = record.keyId === null ? REDACTED : `Bearer <${record.keyId}>`
+    else out[name] = SECRET_HEADERS.has(name) ? REDACTED : value
+  }
+  return out
+}
+
+function responseHeaders(record: JournalRecord): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(record.responseHeaders)) {
+    if (!TRANSPORT_HEADERS.has(name)) out[name] = value
+  }
+  return out
+}
+
+/** The listed form of a record: redacted headers, bodies decoded and cut at `bodyLimit` bytes. */
+export function toJournalEntry(record: JournalRecord, bodyLimit = DEFAULT_BODY_LIMIT): JournalEntry {
+  return {
+    ...summaryOf(record),
+    request: bytesMessage(requestHeaders(record), record.requestBody, bodyLimit),
+    response: textMessage(responseHeaders(record), record.responseBody, bodyLimit),
+  }
+}
+
+function summaryOf(record: JournalRecord): Omit<JournalEntry, 'request' | 'response'> {
+  return {
+    id: record.id,
+    time: new Date(record.time).toISOString(),
+    method: record.method,
+    path: record.path,
+    query: record.query,
+    operationId: record.operationId,
+    status: record.status,
+    durationMs: record.durationMs,
+    keyId: record.keyId,
+    userId: record.userId,
+  }
+}
 
 /**
- * The request journal: the last `capacity` `/v1` requests in a ring buffer,
- * so a long run never grows memory without bound.
+ * The entry of a record whose `request` and `response` are worked out only
+ * when read (for `onRequest`, which the CLI calls for every request but
+ * whose log line reads only the summary fields).
+ */
+export function lazyJournalEntry(record: JournalRecord): JournalEntry {
+  let full: JournalEntry | undefined
+  return {
+    ...summaryOf(record),
+    get request() {
+      full ??= toJournalEntry(record)
+      return full.request
+    },
+    get response() {
+      full ??= toJournalEntry(record)
+      return full.response
+    },
+  }
+}
+
+const sequenceOf = (id: string): number => Number(id.slice(id.indexOf('_') + 1))
+
+/** True when `record` passes every field of `filter`. */
+export function matchesFilter(record: JournalRecord, filter: JournalFilter): boolean {
+  if (filter.operationId !== undefined && record.operationId !== filter.operationId) return false
+  if (filter.status !== undefined) {
+    if (typeof filter.status === 'number') {
+      if (record.status !== filter.status) return false
+    } else if (Math.floor(record.status / 100) !== Number(filter.status[0])) return false
+  }
+  if (filter.keyId !== undefined && record.keyId !== filter.keyId) return false
+  if (filter.since !== undefined && record.time < filter.since) return false
+  if (filter.until !== undefined && record.time > filter.until) return false
+  if (filter.after !== undefined && sequenceOf(record.id) <= sequenceOf(filter.after)) return false
+  return true
+}
+
+interface Waiter {
+  filter: JournalFilter
+  bodyLimit: number
+  resolve(entry: JournalEntry): void
+  reject(error: unknown): void
+  timer: ReturnType<typeof setTimeout>
+}
+
+/**
+ * The request journal: the last `capacity` `/v1` requests, holding at most
+ * about `maxBytes` (bodies counted exactly, everything else as a fixed
+ * allowance per entry), dropping the oldest past either cap; and the
+ * waiters of `wait`, which are answered as matching requests are recorded.
  */
 export class Journal {
   readonly #entries: Array<JournalRecord | undefined>
-  #next = 0
+  readonly #sizes: Float64Array
+  /** Index of the oldest entry. */
+  #start = 0
   #count = 0
+  #bytes = 0
   #sequence = 0
+  readonly #waiters = new Set<Waiter>()
 
-  constructor(readonly capacity: number = DEFAULT_JOURNAL_SIZE) {
+  constructor(
+    readonly capacity: number = DEFAULT_JOURNAL_SIZE,
+    readonly maxBytes: number = DEFAULT_JOURNAL_BYTES,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('journal capacity must be a positive integer')
+    if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new RangeError('journal maxBytes must be a positive integer')
     this.#entries = new Array(capacity)
+    this.#sizes = new Float64Array(capacity)
   }
 
   get size(): number {
     return this.#count
+  }
+
+  /** About how many bytes the kept entries hold (see the class comment). */
+  get bytes(): number {
+    return this.#bytes
   }
 
   /** Allocates the id of the next entry (also sent as `X-Request-Id`). */
@@ -54,26 +294,106 @@ export class Journal {
     return `req_${this.#sequence}`
   }
 
-  record(entry: JournalRecord): void {
-    this.#entries[this.#next] = entry
-    this.#next = (this.#next + 1) % this.capacity
-    this.#count = Math.min(this.#count + 1, this.capacity)
+  record(record: JournalRecord): void {
+    if (this.#count === this.capacity) this.#dropOldest()
+    const size = sizeOf(record)
+    const index = (this.#start + this.#count) % this.capacity
+    this.#entries[index] = record
+    this.#sizes[index] = size
+    this.#count += 1
+    this.#bytes += size
+    // The newest entry stays even when it alone is over the cap.
+    while (this.#bytes > this.maxBytes && this.#count > 1) this.#dropOldest()
+    if (this.#waiters.size > 0) this.#notify(record)
   }
 
-  /** Entries newest first, optionally of one operation, at most `limit`. */
-  list(query: JournalQuery = {}): JournalEntry[] {
-    const out: JournalEntry[] = []
-    const limit = query.limit ?? this.#count
-    for (let i = 1; i <= this.#count && out.length < limit; i++) {
-      const entry = this.#entries[(this.#next - i + this.capacity) % this.capacity]!
-      if (query.operationId === undefined || entry.operationId === query.operationId) out.push(toJournalEntry(entry))
+  #dropOldest(): void {
+    this.#bytes -= this.#sizes[this.#start]!
+    this.#entries[this.#start] = undefined
+    this.#start = (this.#start + 1) % this.capacity
+    this.#count -= 1
+  }
+
+  /** Records newest first, as the filter admits, at most `limit`. */
+  #find(filter: JournalFilter, limit: number): JournalRecord[] {
+    const out: JournalRecord[] = []
+    for (let i = this.#count - 1; i >= 0 && out.length < limit; i--) {
+      const record = this.#entries[(this.#start + i) % this.capacity]!
+      if (matchesFilter(record, filter)) out.push(record)
     }
     return out
   }
 
+  /** Entries newest first, as the query's filter admits, at most `limit`, bodies cut at `bodyLimit` bytes. */
+  list(query: JournalQuery = {}): JournalEntry[] {
+    const bodyLimit = query.bodyLimit ?? DEFAULT_BODY_LIMIT
+    return this.#find(query, query.limit ?? this.#count).map((record) => toJournalEntry(record, bodyLimit))
+  }
+
+  /**
+   * The newest entry the filter admits: at once if the journal holds one,
+   * else the first such request to be recorded within `timeoutMs`. Rejects
+   * with a 408 `WAIT_TIMEOUT` `ServiceError` when none comes in time.
+   */
+  wait(filter: JournalFilter, options: { timeoutMs: number; bodyLimit?: number }): Promise<JournalEntry> {
+    const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+    const [found] = this.#find(filter, 1)
+    if (found !== undefined) return Promise.resolve(toJournalEntry(found, bodyLimit))
+    return new Promise<JournalEntry>((resolve, reject) => {
+      const waiter: Waiter = {
+        filter,
+        bodyLimit,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.#waiters.delete(waiter)
+          reject(
+            new ServiceError(
+              408,
+              'WAIT_TIMEOUT',
+              'No matching request',
+              `no /v1 request matching ${describeFilter(filter)} arrived within ${options.timeoutMs} ms`,
+            ),
+          )
+        }, options.timeoutMs),
+      }
+      this.#waiters.add(waiter)
+    })
+  }
+
+  #notify(record: JournalRecord): void {
+    for (const waiter of this.#waiters) {
+      if (!matchesFilter(record, waiter.filter)) continue
+      this.#waiters.delete(waiter)
+      clearTimeout(waiter.timer)
+      waiter.resolve(toJournalEntry(record, waiter.bodyLimit))
+    }
+  }
+
+  /** Ends every wait in progress with a 503 (the emulator is stopping). */
+  cancelWaits(): void {
+    for (const waiter of this.#waiters) {
+      clearTimeout(waiter.timer)
+      waiter.reject(new ServiceError(503, 'HTTP_503', 'Service unavailable', 'the emulator is shutting down'))
+    }
+    this.#waiters.clear()
+  }
+
   clear(): void {
     this.#entries.fill(undefined)
-    this.#next = 0
+    this.#sizes.fill(0)
+    this.#start = 0
     this.#count = 0
+    this.#bytes = 0
   }
+}
+
+/** `operationId=listTeams, status=4xx`, or `any request` (for messages). */
+export function describeFilter(filter: JournalFilter): string {
+  const parts: string[] = []
+  for (const [name, value] of Object.entries(filter)) {
+    if (value === undefined) continue
+    parts.push(`${name}=${name === 'since' || name === 'until' ? new Date(value as number).toISOString() : String(value)}`)
+  }
+  return parts.length === 0 ? 'any request' : parts.join(', ')
 }

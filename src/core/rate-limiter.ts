@@ -2,6 +2,16 @@ import type { Clock } from './clock.js'
 
 export const RATE_WINDOW_MS = 60_000
 
+/**
+ * The `Retry-After` of a refusal under a manual clock: an HTTP-date in the
+ * past, which means "retry now". Real time never rolls a manual-clock
+ * window, so waiting would be in vain; and a date in the past (unlike
+ * `0` seconds, which got reads as "no advice" and answers with its own
+ * backoff of seconds) makes every common retrying client retry at once,
+ * use up its retries in milliseconds and report the 429.
+ */
+export const RETRY_NOW = 'Thu, 01 Jan 1970 00:00:00 GMT'
+
 /** The outcome of counting one request. */
 export interface RateDecision {
   allowed: boolean
@@ -40,8 +50,27 @@ export class RateLimiter {
       'x-ratelimit-remaining': String(Math.max(0, this.limit - window.count)),
       'x-ratelimit-reset': String(Math.ceil(end / 1000)),
     }
-    if (!allowed) headers['retry-after'] = String(Math.max(1, Math.ceil((end - now) / 1000)))
+    if (!allowed) headers['retry-after'] = this.#retryAfter(now, end)
     return { allowed, headers }
+  }
+
+  /**
+   * `Retry-After` for a refusal in the window ending at `end`: on a real
+   * clock the whole seconds until then; on a manual clock "now" (`RETRY_NOW`).
+   */
+  #retryAfter(now: number, end: number): string {
+    return this.clock.mode === 'manual' ? RETRY_NOW : String(Math.max(1, Math.ceil((end - now) / 1000)))
+  }
+
+  /** The hint of a 429: when to retry, on the clock in use. */
+  retryHint(): string {
+    if (this.clock.mode === 'real') {
+      const now = this.clock.now()
+      return `retry after ${this.#retryAfter(now, now - (now % RATE_WINDOW_MS) + RATE_WINDOW_MS)} s`
+    }
+    const now = this.clock.now()
+    const end = new Date(now - (now % RATE_WINDOW_MS) + RATE_WINDOW_MS).toISOString()
+    return `the window ends when the manual clock reaches ${end} (POST /_emulator/clock/advance moves it)`
   }
 
   /**
@@ -57,7 +86,7 @@ export class RateLimiter {
       'x-ratelimit-limit': String(this.limit),
       'x-ratelimit-remaining': '0',
       'x-ratelimit-reset': String(Math.ceil(end / 1000)),
-      'retry-after': String(Math.max(1, Math.ceil((end - now) / 1000))),
+      'retry-after': this.#retryAfter(now, end),
     }
   }
 

@@ -1,5 +1,8 @@
+import got, { HTTPError as GotHTTPError } from 'got'
+import ky, { HTTPError } from 'ky'
 import { describe, expect, it } from 'vitest'
-import { RATE_WINDOW_MS } from '../../src/core/rate-limiter.js'
+import { createEmulator } from '../../src/index.js'
+import { RATE_WINDOW_MS, RETRY_NOW } from '../../src/core/rate-limiter.js'
 import { expectError, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
 
 describe.each(WAYS)('rate limit (%s)', (way) => {
@@ -21,8 +24,11 @@ describe.each(WAYS)('rate limit (%s)', (way) => {
     expectError(limited, 429, 'RATE_LIMITED')
     expect(limited.headers['x-ratelimit-remaining']).toBe('0')
     expect(limited.headers['x-ratelimit-reset']).toBe(reset)
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
-    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60)
+    // On the manual clock: "retry now" (see below).
+    expect(limited.headers['retry-after']).toBe(RETRY_NOW)
+    expect(limited.body.hint).toBe(
+      'at most 50 requests per minute per user; the window ends when the manual clock reaches 2026-01-01T00:01:00.000Z (POST /_emulator/clock/advance moves it)',
+    )
   })
 
   it('shares one bucket between all keys of a user, and keeps other users apart', async () => {
@@ -73,5 +79,107 @@ describe('rate limit off', () => {
     const remaining = replies.filter((r) => r.status === 200).map((r) => Number(r.headers['x-ratelimit-remaining']))
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i))
     await h.close()
+  })
+})
+
+describe('rate-limit defaults', () => {
+  it('is off in-process unless rateLimit is given: 200 requests under the manual clock see no 429', async () => {
+    const emulator = createEmulator({ clock: 'manual' })
+    for (let n = 0; n < 200; n++) {
+      const res = await emulator.fetch('http://127.0.0.1:4010/v1/teams', { headers: { authorization: 'Bearer pres_test_alice' } })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull()
+    }
+    expect(emulator.emulator.rateLimiter.limit).toBe(0)
+    await emulator.close()
+  })
+
+  it('applies the spec’s 50 per minute when asked for', async () => {
+    const emulator = createEmulator({ clock: 'manual', rateLimit: 50 })
+    const statuses: number[] = []
+    for (let n = 0; n < 51; n++) {
+      statuses.push((await emulator.fetch('http://127.0.0.1:4010/v1/teams', { headers: { authorization: 'Bearer pres_test_alice' } })).status)
+    }
+    expect(statuses.filter((status) => status === 429)).toEqual([429])
+    await emulator.close()
+  })
+})
+
+describe('Retry-After', () => {
+  it('on a real clock: whole seconds until the window ends, at least 1', async () => {
+    const h = await startHarness('fetch', { clock: 'real', rateLimit: 1 })
+    await h.api('GET', '/teams')
+    const limited = await h.api('GET', '/teams')
+    expectError(limited, 429, 'RATE_LIMITED')
+    const seconds = Number(limited.headers['retry-after'])
+    expect(Number.isInteger(seconds)).toBe(true)
+    expect(seconds).toBeGreaterThanOrEqual(1)
+    expect(seconds).toBeLessThanOrEqual(60)
+    // It agrees with the window end the other headers announce.
+    expect(Number(limited.headers['x-ratelimit-reset']) * 1000 - Date.now()).toBeGreaterThan((seconds - 2) * 1000)
+    expect(limited.body.hint).toMatch(/^at most 1 requests per minute per user; retry after \d+ s$/)
+    await h.close()
+  })
+
+  it('on a manual clock: an HTTP-date in the past, "retry now"', () => {
+    expect(Date.parse(RETRY_NOW)).toBe(0)
+  })
+})
+
+/**
+ * Real retrying clients against a manual-clock emulator: a 429 must reach the
+ * test within milliseconds, after the client's own retries, instead of the
+ * client sleeping for real. Asserted on the number of attempts the journal
+ * saw and on how long the client waited between them (Retry-After advice),
+ * never on wall-clock timings of the whole call.
+ */
+describe.each(['injected', 'real'] as const)('retrying clients and a %s 429 under the manual clock', (kind) => {
+  async function limitedServer() {
+    const emulator = createEmulator({ clock: 'manual', rateLimit: kind === 'real' ? 1 : 0 })
+    const server = await emulator.listen({ port: 0 })
+    if (kind === 'real') {
+      await fetch(`${server.origin}/v1/teams`, { headers: { authorization: 'Bearer pres_test_alice' } })
+      emulator.control.clearRequests()
+    } else emulator.control.addFault({ operationId: 'listTeams', status: 429, times: 0 })
+    return { emulator, server }
+  }
+
+  it('ky retries at once, twice, then throws the 429', async () => {
+    const { emulator, server } = await limitedServer()
+    const delays: number[] = []
+    const api = ky.create({
+      prefixUrl: `${server.origin}/v1`,
+      headers: { authorization: 'Bearer pres_test_alice' },
+      hooks: { beforeRetry: [({ retryCount }) => void delays.push(retryCount)] },
+    })
+    const started = Date.now()
+    const error = await api.get('teams').catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(HTTPError)
+    expect((error as HTTPError).response.status).toBe(429)
+    expect(delays).toEqual([1, 2])
+    expect(emulator.control.listRequests({ status: 429 }).requests).toHaveLength(3)
+    // ky read Retry-After as "now". Even the smallest advice in seconds (1) would make its two retries sleep 2 s.
+    expect(Date.now() - started).toBeLessThan(1_900)
+    await emulator.close()
+  })
+
+  it('got retries after 1 ms, twice, then throws the 429', async () => {
+    const { emulator, server } = await limitedServer()
+    const computed: number[] = []
+    const error = await got(`${server.origin}/v1/teams`, {
+      headers: { authorization: 'Bearer pres_test_alice' },
+      retry: {
+        // got's default delay function, observed: what it would sleep.
+        calculateDelay: ({ computedValue }) => {
+          computed.push(computedValue)
+          return computedValue
+        },
+      },
+    }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(GotHTTPError)
+    expect((error as GotHTTPError).response.statusCode).toBe(429)
+    expect(computed).toEqual([1, 1, 0])
+    expect(emulator.control.listRequests({ status: 429 }).requests).toHaveLength(3)
+    await emulator.close()
   })
 })

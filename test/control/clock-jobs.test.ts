@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RETRY_NOW } from '../../src/core/rate-limiter.js'
 import { ClockResponse } from '../../src/control/schemas.js'
 import { JobStatusResponse } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
@@ -60,7 +61,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
       await h.api('GET', '/teams')
       const refused = await h.api('GET', '/teams')
       expectError(refused, 429, 'RATE_LIMITED')
-      expect(refused.headers['retry-after']).toBe('60')
+      expect(refused.headers['retry-after']).toBe(RETRY_NOW)
 
       await h.control('POST', '/clock/advance', { json: { ms: 59_999 } })
       expectError(await h.api('GET', '/teams'), 429, 'RATE_LIMITED')

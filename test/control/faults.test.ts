@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RETRY_NOW } from '../../src/core/rate-limiter.js'
 import { ListFaultsResponse } from '../../src/control/schemas.js'
 import { defaultErrorCode } from '../../src/core/errors.js'
 import { expectError, expectSchema, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
@@ -159,8 +160,8 @@ describe.each(WAYS)('control plane: faults (%s)', (way) => {
     const first = await addFault({ operationId: 'getProject', status: 500 })
     const second = await addFault({ operationId: '*', status: 429, times: 0, error: 'Slow down', code: 'SLOW', delayMs: 1, apiKey: 'pres_test_bob' })
     expect(await faults()).toEqual([
-      { id: first, operationId: 'getProject', status: 500, times: 1, remaining: 1, error: null, code: null, delayMs: 0, apiKey: null, hits: 0 },
-      { id: second, operationId: '*', status: 429, times: 0, remaining: null, error: 'Slow down', code: 'SLOW', delayMs: 1, apiKey: 'pres_test_bob', hits: 0 },
+      { id: first, operationId: 'getProject', status: 500, times: 1, remaining: 1, error: null, code: null, delayMs: 0, apiKey: null, retryAfter: null, hits: 0 },
+      { id: second, operationId: '*', status: 429, times: 0, remaining: null, error: 'Slow down', code: 'SLOW', delayMs: 1, apiKey: 'pres_test_bob', retryAfter: null, hits: 0 },
     ])
     expect((await h.control('DELETE', `/faults/${first}`)).body).toEqual({ removed: 1 })
     expect((await faults()).map((f) => f.id)).toEqual([second])
@@ -172,6 +173,22 @@ describe.each(WAYS)('control plane: faults (%s)', (way) => {
     expect(cleared.body).toEqual({ removed: 2 })
     expect(await faults()).toEqual([])
     expect((await h.api('GET', '/teams', { key: 'pres_test_bob' })).status).toBe(200)
+  })
+
+  it('sends its own Retry-After with any status, a 429 included', async () => {
+    const id = await addFault({ operationId: 'listTeams', status: 503, retryAfter: 2 })
+    const unavailable = await h.api('GET', '/teams')
+    expectError(unavailable, 503, 'HTTP_503')
+    expect(unavailable.headers['retry-after']).toBe('2')
+    expect(await faults()).toEqual([])
+    await addFault({ operationId: 'listTeams', status: 429, retryAfter: 0 })
+    const limited = await h.api('GET', '/teams')
+    expectError(limited, 429, 'RATE_LIMITED')
+    expect(limited.headers).toMatchObject({ 'retry-after': '0', 'x-ratelimit-remaining': '0' })
+    expect(id).toMatch(/^flt_/)
+    // Without retryAfter a status other than 429 carries none.
+    await addFault({ operationId: 'listTeams', status: 503 })
+    expect((await h.api('GET', '/teams')).headers['retry-after']).toBeUndefined()
   })
 
   it('answers 404 to removing an unknown fault', async () => {
@@ -192,6 +209,10 @@ describe.each(WAYS)('control plane: faults (%s)', (way) => {
     [{ operationId: 'listTeams', status: 500, delayMs: 120_001 }, /^delayMs: must be at most 120000/],
     [{ operationId: 'listTeams', status: 500, apiKey: '' }, /^apiKey: must not be empty/],
     [{ operationId: 'listTeams', status: 500, when: 'now' }, /unknown key "when"/],
+    [{ operationId: 'listTeams', delayMs: 5, retryAfter: 1 }, /^retryAfter: retryAfter is sent with an error: give a status too/],
+    [{ operationId: 'listTeams', status: 503, retryAfter: -1 }, /^retryAfter: must be at least 0/],
+    [{ operationId: 'listTeams', status: 503, retryAfter: 1.5 }, /^retryAfter: /],
+    [{ operationId: 'listTeams', status: 503, retryAfter: 86_401 }, /^retryAfter: must be at most 86400/],
   ])('rejects fault %j with 400 and adds nothing', async (json, hint) => {
     expectBadInput(await h.control('POST', '/faults', { json }), hint)
     expect(await faults()).toEqual([])
@@ -205,7 +226,7 @@ describe('control plane: a 429 fault with the rate limit off', () => {
     await h.control('POST', '/faults', { json: { operationId: 'listProjects', status: 429 } })
     const reply = await h.api('GET', '/projects')
     expectError(reply, 429, 'RATE_LIMITED')
-    expect(reply.headers).toMatchObject({ 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0', 'retry-after': '60' })
+    expect(reply.headers).toMatchObject({ 'x-ratelimit-limit': '0', 'x-ratelimit-remaining': '0', 'retry-after': RETRY_NOW })
     expect(reply.headers['x-ratelimit-reset']).toBe(String(Date.parse('2026-01-01T00:01:00.000Z') / 1000))
     await h.close()
   })
@@ -221,7 +242,8 @@ describe.each(WAYS)('control plane: a 429 fault with a rate limit on (%s)', (way
     expect(reply.headers['x-ratelimit-limit']).toBe('10')
     expect(reply.headers['x-ratelimit-remaining']).toBe('0')
     expect(reply.headers['x-ratelimit-reset']).toBe(String(Date.parse('2026-01-01T00:01:00.000Z') / 1000))
-    expect(reply.headers['retry-after']).toBe('60')
+    // The manual clock's "retry now" (see rate-limit.test.ts).
+    expect(reply.headers['retry-after']).toBe(RETRY_NOW)
   })
 
   it('matches a fault by key id as well as by key value', async () => {
