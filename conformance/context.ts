@@ -8,7 +8,7 @@ import { retryAfterSeconds, type ControlClient, type OperationId, type Operation
 import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
 import { curlCommand, redactedHeaders } from './curl.js'
-import type { Pacer } from './pacer.js'
+import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
 import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario } from './types.js'
@@ -200,9 +200,13 @@ export class ScenarioContext {
       const exchange: Exchange = { operationId: request.operationId, request: sent, status: response.status, headers, text, json, durationMs }
       if (key !== null) await this.run.pacer.observe(key, headers)
       if (response.status === 429 && !options.expectRateLimit && attempt < 3) {
-        const wait = (retryAfterSeconds(headers['retry-after'] ?? null) ?? 60) * 1000
+        // Retry-After when it asks for a wait; else until X-RateLimit-Reset; else a minute.
+        const now = await this.target.clock.now()
+        const after = retryAfterSeconds(headers['retry-after'] ?? null)
+        const reset = parseReset(headers['x-ratelimit-reset'], now)
+        const wait = after !== undefined && after > 0 ? after * 1000 : reset !== undefined && reset > now ? reset - now + 250 : 60_000
         this.note(`unexpected 429 on ${sent.method} ${sent.url}; waited ${Math.round(wait / 1000)} s and sent it again`)
-        if (key !== null) this.run.pacer.exhausted(key, (await this.target.clock.now()) + wait)
+        if (key !== null) this.run.pacer.exhausted(key, now + wait)
         await this.target.clock.sleep(wait)
         continue
       }
