@@ -14,6 +14,7 @@ import { baselineOf, parseBaseline, type Baseline } from './baseline.js'
 import { scenarioLine, summaryText } from './report/human.js'
 import { junitXml } from './report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from './runner.js'
+import type { TargetOptions } from './target.js'
 
 const EXIT_CONFIG = 2
 
@@ -86,17 +87,44 @@ Model-based walks: presentation-conformance walk --help`,
     )
 }
 
-interface Flags {
+/** What `addTargetOptions` parses. */
+export interface TargetFlags {
   target?: 'in-process' | 'http'
   baseUrl?: string
   apiKey?: string
   otherTeamKey?: string
   revokedKey?: string
+  /** `--no-credits-key K`: commander reads the `no-` as a negation, so the key is here (true when absent). */
   creditsKey?: string | boolean
   controlUrl?: string
   adminToken?: string
   allowWrites?: boolean
   allowGeneration?: boolean
+}
+
+/**
+ * The target options of parsed flags, or an error message for flags that
+ * exclude or need each other.
+ */
+export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
+  if (flags.target !== undefined && flags.baseUrl !== undefined) return '--target and --base-url exclude each other'
+  if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined)) return '--api-key and --control-url need --base-url'
+  const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
+  return {
+    ...(flags.target === undefined ? {} : { target: flags.target }),
+    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
+    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
+    ...(flags.otherTeamKey === undefined ? {} : { otherTeamKey: flags.otherTeamKey }),
+    ...(flags.revokedKey === undefined ? {} : { revokedKey: flags.revokedKey }),
+    ...(noCreditsKey === undefined ? {} : { noCreditsKey }),
+    ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
+    ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+    allowWrites: flags.allowWrites === true,
+    allowGeneration: flags.allowGeneration === true,
+  }
+}
+
+interface Flags extends TargetFlags {
   emulatorChecks: boolean
   seed?: number
   grep?: string
@@ -125,13 +153,9 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
     throw error
   }
   const flags = command.opts<Flags>()
-  const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
-  if (flags.target !== undefined && flags.baseUrl !== undefined) {
-    io.err('presentation-conformance: --target and --base-url exclude each other\n')
-    return EXIT_CONFIG
-  }
-  if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined) && process.env.CONFORMANCE_BASE_URL === undefined) {
-    io.err('presentation-conformance: --api-key and --control-url need --base-url\n')
+  const target = targetOptionsFrom(flags)
+  if (typeof target === 'string') {
+    io.err(`presentation-conformance: ${target}\n`)
     return EXIT_CONFIG
   }
   let expectedFailures: Baseline | undefined
@@ -146,21 +170,12 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
   // Machine-readable reports own stdout unless they go to a file; the human lines then go to stderr.
   const human = flags.reporter === 'human' || flags.output !== undefined ? io.out : io.err
   const options: ConformanceOptions = {
-    ...(flags.target === undefined ? {} : { target: flags.target }),
-    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
-    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
-    ...(flags.otherTeamKey === undefined ? {} : { otherTeamKey: flags.otherTeamKey }),
-    ...(flags.revokedKey === undefined ? {} : { revokedKey: flags.revokedKey }),
-    ...(noCreditsKey === undefined ? {} : { noCreditsKey }),
-    ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
-    ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+    ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
     ...(flags.grep === undefined ? {} : { grep: flags.grep }),
     ...(flags.shard === undefined ? {} : { shard: flags.shard }),
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
-    allowWrites: flags.allowWrites === true,
-    allowGeneration: flags.allowGeneration === true,
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
     onStart: ({ runId, seed, target, scenarios }) => {

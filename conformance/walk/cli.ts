@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { VERSION } from '../../src/client/index.js'
-import { addTargetOptions, integer } from '../cli.js'
+import { addTargetOptions, integer, targetOptionsFrom, type TargetFlags } from '../cli.js'
 import { ConfigurationError } from '../target.js'
 import { curlScript, parseReplay, replayFile, walkText } from './report.js'
 import { runWalk, type WalkOptions } from './walk.js'
@@ -38,17 +38,7 @@ export function walkCommand(): Command {
     .option('--output <file>', 'write the json report to a file (default: stdout)')
 }
 
-interface WalkFlags {
-  target?: 'in-process' | 'http'
-  baseUrl?: string
-  apiKey?: string
-  otherTeamKey?: string
-  revokedKey?: string
-  creditsKey?: string | boolean
-  controlUrl?: string
-  adminToken?: string
-  allowWrites?: boolean
-  allowGeneration?: boolean
+interface WalkFlags extends TargetFlags {
   runs: number
   steps: number
   seed?: number
@@ -68,20 +58,14 @@ export async function walkMain(argv: readonly string[], io: { out: (text: string
     throw error
   }
   const flags = command.opts<WalkFlags>()
-  if (flags.target !== undefined && flags.baseUrl !== undefined) {
-    io.err('presentation-conformance walk: --target and --base-url exclude each other\n')
+  const target = targetOptionsFrom(flags)
+  if (typeof target === 'string') {
+    io.err(`presentation-conformance walk: ${target}\n`)
     return EXIT_CONFIG
   }
   const options: WalkOptions = {
-    ...(flags.target === undefined ? {} : { target: flags.target }),
-    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
-    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
-    ...(flags.otherTeamKey === undefined ? {} : { otherTeamKey: flags.otherTeamKey }),
-    ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
-    ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
+    ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
-    allowWrites: flags.allowWrites === true,
-    allowGeneration: flags.allowGeneration === true,
     runs: flags.runs,
     steps: flags.steps,
     timeBudgetMs: flags.timeBudget,

@@ -118,6 +118,14 @@ export class Side {
     return exchange
   }
 
+  /** The `slide`-th slide of the `p`-th project with slides (listing its slides first if need be). */
+  async #slideOf(exchanges: Exchange[], p: number, slide: number): Promise<{ h: Handle; slideId: string } | undefined> {
+    const h = this.slideHandles()[p % this.slideHandles().length]!
+    if (h.slideIds === undefined) await this.#slides(exchanges, h)
+    const ids = h.slideIds ?? []
+    return ids.length === 0 ? undefined : { h, slideId: ids[slide % ids.length]! }
+  }
+
   /** Runs one step; the facts it returns are compared with the other side's. */
   async run(step: WalkStep, mirror?: { slideNames?: string[]; config?: Record<string, unknown> }): Promise<Observation> {
     const exchanges: Exchange[] = []
@@ -317,14 +325,12 @@ export class Side {
         return { facts, exchanges }
       }
       case 'updateSlide': {
-        const h = this.slideHandles()[step.p % this.slideHandles().length]!
-        if (h.slideIds === undefined) await this.#slides(exchanges, h)
-        const ids = h.slideIds ?? []
-        if (ids.length === 0) {
+        const target = await this.#slideOf(exchanges, step.p, step.slide)
+        if (target === undefined) {
           facts.status = 'no slides'
           return { facts, exchanges }
         }
-        const slideId = ids[step.slide % ids.length]!
+        const { h, slideId } = target
         const e = await this.#call(exchanges, { operationId: 'updateSlide', params: { slug: h.slug, slideId }, body: { files: { [step.file]: step.text } } })
         facts.status = okClass(e.status)
         if (e.status !== 200) return { facts, exchanges }
@@ -340,14 +346,12 @@ export class Side {
         return { facts, exchanges }
       }
       case 'editing': {
-        const h = this.slideHandles()[step.p % this.slideHandles().length]!
-        if (h.slideIds === undefined) await this.#slides(exchanges, h)
-        const ids = h.slideIds ?? []
-        if (ids.length === 0) {
+        const target = await this.#slideOf(exchanges, step.p, step.slide)
+        if (target === undefined) {
           facts.status = 'no slides'
           return { facts, exchanges }
         }
-        const params = { slug: h.slug, slideId: ids[step.slide % ids.length]! }
+        const params = { slug: target.h.slug, slideId: target.slideId }
         const e = step.on
           ? await this.#call(exchanges, { operationId: 'startSlideEditing', params, body: { agentName: 'Walk', editPrompt: 'Walking' } })
           : await this.#call(exchanges, { operationId: 'stopSlideEditing', params })

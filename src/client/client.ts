@@ -1,5 +1,5 @@
 import { routes, type OperationId } from '../schemas/routes.js'
-import { JobTimeoutError, parseErrorBody, rateLimitOf, retryAfterSeconds, ServiceApiError } from './errors.js'
+import { JobTimeoutError, retryAfterSeconds, serviceApiError, ServiceApiError } from './errors.js'
 import type {
   BodyInput,
   CreateProjectInput,
@@ -256,15 +256,7 @@ export function createClient(options: ClientOptions): PresentationClient {
       const { response, request: sent } = await raw(request)
       const text = await response.text()
       if (response.ok) return (text === '' ? undefined : JSON.parse(text)) as Output<Id>
-      const error = new ServiceApiError(
-        operationId,
-        response.status,
-        parseErrorBody(text),
-        response.headers.get('x-service-error-code') ?? undefined,
-        rateLimitOf(response.headers),
-        response.headers,
-        text,
-      )
+      const error = serviceApiError(operationId, response, text)
       if (retry === undefined || attempt >= retry.retries || !retryable(response.status, sent.method)) throw error
       const after = retryAfterSeconds(response.headers.get('retry-after'))
       const delay = after !== undefined ? after * 1000 : retry.baseDelayMs * 2 ** attempt

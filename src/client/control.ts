@@ -25,7 +25,7 @@ import type {
 } from '../control/schemas.js'
 import type { JobStatusResponse } from '../schemas/job.js'
 import type { OperationId } from '../schemas/routes.js'
-import { parseErrorBody, rateLimitOf, ServiceApiError } from './errors.js'
+import { serviceApiError } from './errors.js'
 
 export interface ControlClientOptions {
   /**
@@ -84,17 +84,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     const qs = search.toString()
     const response = await doFetch(`${url}${path}${qs === '' ? '' : `?${qs}`}`, init)
     const text = await response.text()
-    if (!response.ok) {
-      throw new ServiceApiError(
-        undefined,
-        response.status,
-        parseErrorBody(text),
-        response.headers.get('x-service-error-code') ?? undefined,
-        rateLimitOf(response.headers),
-        response.headers,
-        text,
-      )
-    }
+    if (!response.ok) throw serviceApiError(undefined, response, text)
     return JSON.parse(text) as T
   }
   const id = encodeURIComponent

@@ -82,6 +82,19 @@ export class ServiceApiError extends Error {
   }
 }
 
+/** The `ServiceApiError` of a response with an error status, its body already read as `text`. */
+export function serviceApiError(operationId: OperationId | undefined, response: Response, text: string): ServiceApiError {
+  return new ServiceApiError(
+    operationId,
+    response.status,
+    parseErrorBody(text),
+    response.headers.get('x-service-error-code') ?? undefined,
+    rateLimitOf(response.headers),
+    response.headers,
+    text,
+  )
+}
+
 /** Parses text as the spec's error body, or undefined. */
 export function parseErrorBody(text: string): ErrorBody | undefined {
   try {

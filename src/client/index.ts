@@ -31,6 +31,7 @@ export {
   rateLimitOf,
   retryAfterSeconds,
   ServiceApiError,
+  serviceApiError,
   type ErrorBody,
   type RateLimitInfo,
 } from './errors.js'

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
+import { describe, expect, it } from 'vitest'
+import { screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
 import { serveEmulator, type ServedEmulator } from './support/emulator.js'
+import { useBrowserLifecycle } from './support/lifecycle.js'
 
 const ALICE = 'pres_test_alice'
 const ACME = 'pres_test_alice_acme'
@@ -26,21 +27,15 @@ describe('the dashboard in Chromium', () => {
     return { page: watched.page, status: response?.status() }
   }
 
-  beforeAll(async () => {
-    browser = await launchChromium()
-    served = await serveEmulator()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await served?.close()
-  })
-  afterEach(async () => {
-    if (watched === undefined) return
-    expect(watched.errors).toEqual([])
-    expect(watched.foreignRequests).toEqual([])
-    expect(watched.dialogs).toEqual([])
-    await watched.close()
-    watched = undefined
+  useBrowserLifecycle({
+    started: (b, s) => {
+      browser = b
+      served = s
+    },
+    watched: () => watched,
+    closed: () => {
+      watched = undefined
+    },
   })
 
   it('fails a job, advances the clock and resets the world with its buttons; the API agrees after each', async () => {

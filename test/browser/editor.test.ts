@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
-import { serveEmulator, type ServedEmulator } from './support/emulator.js'
+import { describe, expect, it } from 'vitest'
+import { screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
+import type { ServedEmulator } from './support/emulator.js'
+import { useBrowserLifecycle } from './support/lifecycle.js'
 
 const ALICE = 'pres_test_alice'
 const ACME = 'pres_test_alice_acme'
@@ -22,22 +23,15 @@ describe('the editor page in Chromium', () => {
     return { page: watched.page, status: response?.status() }
   }
 
-  beforeAll(async () => {
-    browser = await launchChromium()
-    served = await serveEmulator()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await served?.close()
-  })
-  afterEach(async () => {
-    if (watched === undefined) return
-    // Nothing may leave the emulator's origin, log an error or open a dialog, on any page.
-    expect(watched.errors).toEqual([])
-    expect(watched.foreignRequests).toEqual([])
-    expect(watched.dialogs).toEqual([])
-    await watched.close()
-    watched = undefined
+  useBrowserLifecycle({
+    started: (b, s) => {
+      browser = b
+      served = s
+    },
+    watched: () => watched,
+    closed: () => {
+      watched = undefined
+    },
   })
 
   it('shows a generated project’s header change when its generation completes, without a reload', async () => {
@@ -54,12 +48,13 @@ describe('the editor page in Chromium', () => {
     await served.emulator.control.advanceClock({ ms: 200_000 })
     await page.getByTestId('publish-state').filter({ hasText: 'Published' }).waitFor()
     console.log(`editor header followed the completed generation in ${Date.now() - before} ms`)
-    expect(await status.count()).toBe(0)
+    // The header, the slides and the status may arrive in separate updates: wait for each.
+    await expect.poll(() => status.count()).toBe(0)
     expect(await page.locator('#deck-name').textContent()).toBe((await served.api('GET', `/projects/${job.projectSlug}`, ACME)).body.name)
     const slides = (await served.api('GET', `/projects/${job.projectSlug}/slides`, ACME)).body.slides
-    expect(await page.locator('#thumbs .thumb').count()).toBe(slides.length)
-    expect(await page.locator('#counter').textContent()).toBe(`1 / ${slides.length}`)
-    expect(await page.locator('#stage-empty').isVisible()).toBe(false)
+    await expect.poll(() => page.locator('#thumbs .thumb').count()).toBe(slides.length)
+    await expect.poll(() => page.locator('#counter').textContent()).toBe(`1 / ${slides.length}`)
+    await expect.poll(() => page.locator('#stage-empty').isVisible()).toBe(false)
     await page.screenshot({ path: screenshotPath('editor-generated') })
 
     // A rename shows too.

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium, screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
-import { serveEmulator, type ServedEmulator } from './support/emulator.js'
+import { describe, expect, it } from 'vitest'
+import { screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
+import type { ServedEmulator } from './support/emulator.js'
+import { useBrowserLifecycle } from './support/lifecycle.js'
 
 const ALICE = 'pres_test_alice'
 
@@ -20,21 +21,15 @@ describe('the published site in Chromium', () => {
     watched!.errors = watched!.errors.filter((error) => !/status of 404/.test(error))
   }
 
-  beforeAll(async () => {
-    browser = await launchChromium()
-    served = await serveEmulator()
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await served?.close()
-  })
-  afterEach(async () => {
-    if (watched === undefined) return
-    expect(watched.errors).toEqual([])
-    expect(watched.foreignRequests).toEqual([])
-    expect(watched.dialogs).toEqual([])
-    await watched.close()
-    watched = undefined
+  useBrowserLifecycle({
+    started: (b, s) => {
+      browser = b
+      served = s
+    },
+    watched: () => watched,
+    closed: () => {
+      watched = undefined
+    },
   })
 
   it('shows the published slides until the next publish, even after an edit', async () => {

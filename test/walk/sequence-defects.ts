@@ -24,6 +24,19 @@ function wrapping(wrappers: Wrappers): TestHooks['wrapOperation'] {
   }) as TestHooks['wrapOperation']
 }
 
+/** Wraps duplicateProject to remember each copy's source: `sourceOf(copyId)`. */
+function trackingCopies(): { duplicateProject: Wrappers['duplicateProject']; sourceOf: Map<string, string> } {
+  const sourceOf = new Map<string, string>()
+  return {
+    sourceOf,
+    duplicateProject: (handler) => async (ctx) => {
+      const result = await handler(ctx)
+      sourceOf.set(result.projectId, ctx.world.projectBySlug(ctx.params.slug!)!.id)
+      return result
+    },
+  }
+}
+
 function jsonOf(response: EmulatorResponse): any {
   return response.body === null ? undefined : JSON.parse(response.body)
 }
@@ -32,22 +45,16 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
   {
     name: 'a duplicate shares its config with its source',
     make() {
-      const links = new Map<string, string[]>()
-      const link = (a: string, b: string) => {
-        links.set(a, [...(links.get(a) ?? []), b])
-        links.set(b, [...(links.get(b) ?? []), a])
-      }
+      const { sourceOf, duplicateProject } = trackingCopies()
+      // Copies and sources share one config: a write to either shows on the other.
+      const linked = (id: string) => [...sourceOf].flatMap(([copy, source]) => (copy === id ? [source] : source === id ? [copy] : []))
       return {
         wrapOperation: wrapping({
-          duplicateProject: (handler) => async (ctx) => {
-            const result = await handler(ctx)
-            link(ctx.world.projectBySlug(ctx.params.slug!)!.id, result.projectId)
-            return result
-          },
+          duplicateProject,
           updateProjectConfig: (handler) => async (ctx) => {
             const result = await handler(ctx)
             const project = ctx.world.projectBySlug(ctx.params.slug!)!
-            for (const id of links.get(project.id) ?? []) await ctx.world.projects.update(id, (draft) => void (draft.config = structuredClone(project.config)))
+            for (const id of linked(project.id)) await ctx.world.projects.update(id, (draft) => void (draft.config = structuredClone(project.config)))
             return result
           },
         }),
@@ -140,14 +147,10 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
   {
     name: 'renaming a duplicate renames its source',
     make() {
-      const sourceOf = new Map<string, string>()
+      const { sourceOf, duplicateProject } = trackingCopies()
       return {
         wrapOperation: wrapping({
-          duplicateProject: (handler) => async (ctx) => {
-            const result = await handler(ctx)
-            sourceOf.set(result.projectId, ctx.world.projectBySlug(ctx.params.slug!)!.id)
-            return result
-          },
+          duplicateProject,
           renameProject: (handler) => async (ctx) => {
             const result = await handler(ctx)
             const source = sourceOf.get(ctx.world.projectBySlug(ctx.params.slug!)!.id)
@@ -200,14 +203,10 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
   {
     name: 'unpublishing a duplicate unpublishes its source',
     make() {
-      const sourceOf = new Map<string, string>()
+      const { sourceOf, duplicateProject } = trackingCopies()
       return {
         wrapOperation: wrapping({
-          duplicateProject: (handler) => async (ctx) => {
-            const result = await handler(ctx)
-            sourceOf.set(result.projectId, ctx.world.projectBySlug(ctx.params.slug!)!.id)
-            return result
-          },
+          duplicateProject,
           unpublishProject: (handler) => async (ctx) => {
             const result = await handler(ctx)
             const source = sourceOf.get(ctx.world.projectBySlug(ctx.params.slug!)!.id)
