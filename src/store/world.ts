@@ -294,13 +294,15 @@ export class World {
     return doc as StateDocument
   }
 
-  /** A new world holding exactly the records of `doc` (already validated). */
-  static async fromState(doc: StateDocument): Promise<World> {
+  /**
+   * A new world holding exactly the records of `doc`, which the caller has
+   * validated as a whole (`StateDocument` and `integrityProblems`), or which
+   * the build validated: the records are not checked again. The world takes
+   * ownership of them.
+   */
+  static fromState(doc: StateDocument): World {
     const world = new World(doc.seed, doc.sequence)
-    for (const name of TABLE_NAMES) {
-      const table = world.table(name)
-      for (const record of doc[name]) await table.insert(record)
-    }
+    for (const name of TABLE_NAMES) world.table(name).load(doc[name])
     return world
   }
 }
