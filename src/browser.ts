@@ -3,11 +3,16 @@
  * Node entry but `listen`, so a bundle for `setupWorker` pulls in no
  * node:http.
  */
+import { http } from 'msw'
 import type { EmulatorOptions } from './emulator.js'
 import { buildEmulator, type PresentationEmulator } from './presentation-emulator.js'
 
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator(options, () => Promise.reject(new Error('listen() needs Node; in a browser use handlers with setupWorker, or fetch')))
+  return buildEmulator(
+    options,
+    () => Promise.reject(new Error('listen() needs Node; in a browser use handlers with setupWorker, or fetch')),
+    () => http,
+  )
 }
 
 export type { PresentationEmulator } from './presentation-emulator.js'

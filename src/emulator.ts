@@ -8,7 +8,7 @@ import { Mutex } from './core/mutex.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { ControlPlane } from './control/control-plane.js'
 import { ControlDispatcher, isControlPath } from './control/dispatch.js'
-import { buildWorld } from './fixtures/build.js'
+import { seededWorld } from './fixtures/seeded-world.js'
 import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
 import type { Env } from './operations/index.js'
@@ -76,7 +76,7 @@ export class Emulator {
     this.control = new ControlPlane(this)
     this.#api = new ApiPipeline(this, resolved)
     this.#controlDispatch = new ControlDispatcher(this, resolved.onError)
-    this.#ready = this.#mutex.run(async () => this.#install(await buildWorld(resolved.fixtures, resolved.seed)))
+    this.#ready = this.#mutex.run(async () => this.#install(await seededWorld(resolved.fixtures, resolved.seed)))
     // A failed load is reported by ready() and by every request; never as an unhandled rejection.
     this.#ready.catch(() => undefined)
   }
@@ -148,7 +148,7 @@ export class Emulator {
 
   /** Builds the seeded world of the fixtures again. */
   buildSeededWorld(): Promise<World> {
-    return buildWorld(this.#options.fixtures, this.#options.seed)
+    return seededWorld(this.#options.fixtures, this.#options.seed)
   }
 
   #install(world: World): void {

@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { createFetch } from './adapters/fetch.js'
-import { createMswHandlers } from './adapters/msw.js'
+import { createMswHandlers, type MswHttp } from './adapters/msw.js'
 import type { ControlPlane } from './control/control-plane.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
 import { Emulator, type EmulatorOptions } from './emulator.js'
@@ -35,17 +35,17 @@ export type Listen = (
 ) => Promise<RunningServer>
 
 /** Wraps an `Emulator` with its ways in; the entry points choose how to listen. */
-export function buildEmulator(options: EmulatorOptions, listen: Listen): PresentationEmulator {
+export function buildEmulator(options: EmulatorOptions, listen: Listen, http: () => MswHttp): PresentationEmulator {
   const emulator = new Emulator(options)
   const handle = (request: EmulatorRequest) => emulator.handle(request)
   const servers: RunningServer[] = []
   let handlers: HttpHandler[] | undefined
   return {
     get handlers() {
-      handlers ??= createMswHandlers(handle, emulator.baseUrl)
+      handlers ??= createMswHandlers(http(), handle, emulator.baseUrl)
       return handlers
     },
-    handlersFor: (baseUrl) => createMswHandlers(handle, new URL(baseUrl)),
+    handlersFor: (baseUrl) => createMswHandlers(http(), handle, new URL(baseUrl)),
     fetch: createFetch(handle, () => emulator.baseUrl.pathname),
     handle,
     async listen(listenOptions = {}) {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { SLIDE_DESIGNS } from '../content/slides.js'
 import { DateTime, JOB_STATUSES, MODELS, ProjectConfig } from '../schemas/index.js'
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { describeIssues } from '../core/validation.js'
 
 /** A change to one record: `prev` undefined on insert, `next` undefined on removal. */

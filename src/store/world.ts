@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { DateTime } from '../schemas/index.js'
 import { createIdFactory, type IdFactory, type Sequence } from './ids.js'
 import { RecencyIndex, type RecencyKey } from './recency-index.js'
