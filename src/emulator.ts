@@ -60,12 +60,15 @@ export class Emulator {
   #world: World | undefined
   readonly #ready: Promise<void>
   #listenOrigin: string | undefined
+  /** The base URL's origin, read once (a `URL`'s getters cost more than a field). */
+  readonly #baseOrigin: string
   /** Set once the world is built, so requests skip awaiting `#ready`. */
   #loaded = false
 
   constructor(options: EmulatorOptions = {}) {
     const resolved = resolveOptions(options)
     this.#options = resolved
+    this.#baseOrigin = resolved.baseUrl.origin
     this.clock = new Clock(resolved.clock, resolved.clockStart)
     this.journal = new Journal(resolved.journalSize)
     this.rateLimiter = new RateLimiter(resolved.rateLimit, this.clock)
@@ -111,7 +114,7 @@ export class Emulator {
 
   /** The origin of `editorUrl` / `publishedUrl`. */
   get publicUrl(): string {
-    return this.#options.publicUrl ?? this.#listenOrigin ?? this.#options.baseUrl.origin
+    return this.#options.publicUrl ?? this.#listenOrigin ?? this.#baseOrigin
   }
 
   /** The API base URL clients call (for msw handlers and `fetch`). */

@@ -1,3 +1,4 @@
+import { BufferedResponse } from './buffered-response.js'
 import { bodyLimitFor, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 
 /**
@@ -133,8 +134,8 @@ export function createFetch(
 ): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const direct = directRequest(input, init, basePath())
-    if (direct !== undefined) return toFetchResponse(await handle(direct))
-    const request = new Request(input, init)
-    return toFetchResponse(await handle(await fromFetchRequest(request, basePath())))
+    const request = direct ?? (await fromFetchRequest(new Request(input, init), basePath()))
+    const response = await handle(request)
+    return new BufferedResponse(response.body, { status: response.status, headers: response.headers })
   }) as typeof fetch
 }

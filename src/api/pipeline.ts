@@ -12,6 +12,7 @@ import type { Principal } from '../model/access.js'
 import { handlers as defaultHandlers, type Env, type OperationHandler } from '../operations/index.js'
 import { operations, type OperationId, type OperationSpec } from '../schemas/index.js'
 import type { World } from '../store/world.js'
+import type * as z from 'zod'
 import type { TestHooks } from './test-hooks.js'
 
 /** What the `/v1` pipeline needs from the emulator that hosts it. */
@@ -27,6 +28,9 @@ export interface ApiHost {
   /** Finishes the jobs that are due (inside `exclusive`). */
   settleDueJobs(): Promise<void>
 }
+
+/** How many validated queries the pipeline keeps. */
+const QUERY_CACHE_SIZE = 256
 
 export interface ApiPipelineOptions {
   validateResponses: boolean
@@ -47,6 +51,8 @@ export interface ApiPipelineOptions {
 export class ApiPipeline {
   readonly #routes = new RouteTable<OperationId>()
   readonly #handlers = new Map<OperationId, OperationHandler<OperationId>>()
+  /** Validated queries by operation and raw query string (validation is a pure function of them). */
+  readonly #queries = new Map<string, unknown>()
 
   constructor(
     private readonly host: ApiHost,
@@ -110,7 +116,7 @@ export class ApiPipeline {
 
       // 6. Validation
       const params = decodeParams(match.params)
-      const query = spec.query === undefined ? undefined : parseInput(spec.query, parseQuery(request.query))
+      const query = spec.query === undefined ? undefined : this.#query(operationId, spec.query, request.query)
       const body = spec.body === undefined ? undefined : parseInput(spec.body, readJsonBody(request, spec.bodyRequired === true))
 
       // 7. The operation, under the lock
@@ -151,6 +157,22 @@ export class ApiPipeline {
     host.journal.record(entry)
     options.onRequest?.(toJournalEntry(entry))
     return response
+  }
+
+  /**
+   * The operation's query, validated by its zod schema. A client repeats the
+   * same few queries (the first page, a filter), so results are kept by raw
+   * query string, at most `QUERY_CACHE_SIZE` of them; a query that fails
+   * validation is checked again each time.
+   */
+  #query(operationId: OperationId, schema: z.ZodType, raw: string): unknown {
+    const key = `${operationId}?${raw}`
+    const cached = this.#queries.get(key)
+    if (cached !== undefined) return cached
+    const parsed = Object.freeze(parseInput(schema, parseQuery(raw)))
+    if (this.#queries.size >= QUERY_CACHE_SIZE) this.#queries.clear()
+    this.#queries.set(key, parsed)
+    return parsed
   }
 
   #authenticate(header: string | undefined): Principal {

@@ -36,11 +36,12 @@ export const FORCE_CLOSE_AFTER_MS = 10_000
 function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean): void {
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
-  // Encode once: the length and the bytes written come from the same buffer.
-  const body = response.body === null ? undefined : Buffer.from(response.body)
-  if (body !== undefined) headers['content-length'] = String(body.length)
+  const body = response.body
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
   res.writeHead(response.status, headers)
-  res.end(body)
+  // A string body goes out with the head in one write (a buffer would take a second one).
+  if (body === null) res.end()
+  else res.end(body, 'utf8')
 }
 
 /**

@@ -1,7 +1,8 @@
 import { accessibleProject } from '../model/access.js'
 import { decodeCursor, encodeCursor, takePage } from '../model/pagination.js'
 import { addVersion, appendSlides, createProject } from '../model/projects.js'
-import { projectDetail, projectListItem, projectUrlConfig } from '../model/views.js'
+import { withJson } from '../core/exchange.js'
+import { cachedListItem, projectDetail, projectUrlConfig } from '../model/views.js'
 import { DEFAULT_PROJECT_NAME, PROJECT_CONFIG_KEYS, type ProjectConfig } from '../schemas/index.js'
 import { mergeRecency } from '../store/recency-index.js'
 import type { OperationHandlers } from './context.js'
@@ -59,10 +60,15 @@ export const projectHandlers: OperationHandlers<
       const project = world.projects.get(key.id)!
       return wanted === undefined || (project.publishedAt !== null) === wanted ? project : undefined
     })
-    return {
-      projects: page.items.map((project) => projectListItem(project, env.urls)),
-      ...(page.more && page.last ? { nextCursor: encodeCursor('projects', page.last) } : {}),
+    const nextCursor = page.more && page.last ? encodeCursor('projects', page.last) : undefined
+    // Items and the page's JSON come from each project's cached item and text.
+    const items = page.items.map((project) => cachedListItem(project, env.urls))
+    const result = {
+      projects: items.map((entry) => entry.item),
+      ...(nextCursor === undefined ? {} : { nextCursor }),
     }
+    const json = `{"projects":[${items.map((entry) => entry.json).join(',')}]${nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`}}`
+    return withJson(result, json)
   },
 
   getProject({ world, env, principal, params }) {
