@@ -4,12 +4,11 @@
  * 1. type declarations (`tsc`, declarations only) in `dist/src/`;
  * 2. the default world (built-in fixtures, seed 1), built here once,
  *    checked against the state schema and its integrity rules, and packed;
- * 3. the Node bundles (`dist/node/`: the package entry, `./schemas` and the
- *    CLI) and the browser bundles (`dist/browser/`: the `browser` entry and
+ * 3. the Node bundles (`dist/node/`: the package entry and `./schemas`;
+ *    `dist/cli/`: the CLI, zod included) and the browser bundles (`dist/browser/`: the `browser` entry and
  *    `./schemas`), each split so that faker and the slide parsers are
- *    chunks loaded on first use. zod (the schemas' public types), msw (a
- *    peer), commander and write-file-atomic stay dependencies; the rest is
- *    bundled, with only the parts of faker's English locale the content uses
+ *    chunks loaded on first use. The package's own imports are zod (the
+ *    schemas' public types) and msw (a peer); the rest is bundled, with only the parts of faker's English locale the content uses
  *    and the default world in place of `src/fixtures/default-world.data.ts`.
  *
  * No source maps: the bundles keep their names and stay readable, and a
@@ -94,11 +93,38 @@ const common = {
 
 await build({
   ...common,
-  entryPoints: { index: 'src/index.ts', schemas: 'src/schemas/index.ts', cli: 'src/cli/main.ts' },
+  entryPoints: { index: 'src/index.ts', schemas: 'src/schemas/index.ts' },
   outdir: 'dist/node',
   platform: 'node',
   target: 'node20',
-  external: [...common.external, 'commander', 'write-file-atomic'],
+  // Whitespace and syntax only: names stay, so stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
+})
+
+// The CLI on its own, with all it imports inside (zod, commander,
+// write-file-atomic): its schemas never meet an app's zod, and a few files
+// instead of zod's ~80 modules and two CommonJS packages are a good part of
+// its start. CommonJS code bundled into an ES module needs `require` and
+// `__filename` (write-file-atomic reads it).
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist/cli',
+  platform: 'node',
+  target: 'node20',
+  external: [],
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: {
+    js: [
+      "import { createRequire as __createRequire } from 'node:module';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      'const require = __createRequire(import.meta.url);',
+      'const __filename = __fileURLToPath(import.meta.url);',
+      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
 })
 
 await build({

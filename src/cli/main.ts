@@ -177,10 +177,11 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
 
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (stopRequested) return 0
-  const [{ Emulator }, { listenHttp }, { StateFile, StateFileError }] = await Promise.all([
+  // The state file (and write-file-atomic) loads only with --state.
+  const [{ Emulator }, { listenHttp }, stateModule] = await Promise.all([
     import('../emulator.js'),
     import('../node/http-server.js'),
-    import('../node/state-file.js'),
+    flags.state === undefined ? undefined : import('../node/state-file.js'),
   ])
   const json = flags.logFormat === 'json'
   const emulator = new Emulator({
@@ -203,7 +204,8 @@ async function start(flags: ServeFlags, signals: StopSignals): Promise<number> {
 
   let stateFile: StateFile | undefined
   let stateLoaded = false
-  if (flags.state !== undefined) {
+  if (flags.state !== undefined && stateModule !== undefined) {
+    const { StateFile, StateFileError } = stateModule
     stateFile = new StateFile(flags.state, emulator, { onError: (error) => logError(`cannot save state: ${(error as Error).message}`) })
     try {
       stateLoaded = await stateFile.load()
