@@ -20,7 +20,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
-import { FAKER_MODULES } from '../src/content/faker-en.js'
+import { pickDefinitions } from '../src/content/faker-en.js'
 import { buildWorld } from '../src/fixtures/build.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from '../src/fixtures/load.js'
 import { packWorld, unpackWorld } from '../src/fixtures/packed-world.js'
@@ -59,8 +59,7 @@ const defaultWorld: Plugin = {
 }
 
 // Only the modules of faker's English definitions that the content draws from.
-const definitions: Record<string, unknown> = {}
-for (const name of FAKER_MODULES) definitions[name] = (englishFaker.rawDefinitions as Record<string, unknown>)[name]
+const definitions = pickDefinitions(englishFaker.rawDefinitions as Record<string, unknown>)
 const fakerSubset: Plugin = {
   name: 'faker-english-subset',
   setup(b) {
