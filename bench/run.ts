@@ -10,7 +10,7 @@
  * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,package]
  */
 import { writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { browserRows } from './browser.js'
 import { httpRows } from './http.js'
@@ -37,6 +37,7 @@ const groups: Array<[string, () => Promise<Row[]>]> = [
   ['package', () => packageRows()],
 ]
 
+const loadBefore = loadavg()[0]!
 const rows: Row[] = []
 for (const [name, run] of groups) {
   if (only !== undefined && !only.includes(name)) continue
@@ -63,6 +64,7 @@ const header = [
   `- date: ${new Date().toISOString()}`,
   `- machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
   `- Node ${process.version}`,
+  `- load average (1 min) at the start and the end: ${loadBefore.toFixed(1)} and ${loadavg()[0]!.toFixed(1)} (other work on the machine shares its cores; the ratios are measured side by side, the absolute figures are not)`,
   `- command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`; medians of ${rounds} runs (HTTP, writes, loads and memory: 3), measures alternating, ratios within this run`,
   '',
 ].join('\n')

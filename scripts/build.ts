@@ -131,6 +131,8 @@ await build({
   entryPoints: { browser: 'src/browser.ts', schemas: 'src/schemas/index.ts' },
   outdir: 'dist/browser',
   platform: 'browser',
+  minifyWhitespace: true,
+  minifySyntax: true,
 })
 
 // The stamp tests look at to know the build is complete and newer than the sources.

@@ -36,4 +36,18 @@ describe('cachedListItem', () => {
     }
     await emulator.close()
   })
+
+  it('answers a repeated list with the same text until a project of the page changes', async () => {
+    const emulator = createEmulator({ clock: 'manual' })
+    const headers = { authorization: 'Bearer pres_test_alice_acme' }
+    const list = async () => (await emulator.fetch('http://127.0.0.1:4010/v1/projects?limit=5', { headers })).text()
+    const first = await list()
+    expect(await list()).toBe(first)
+    const slug = JSON.parse(first).projects[2].slug as string
+    await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}/publish`, { method: 'DELETE', headers })
+    await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}`, { method: 'PATCH', headers, body: '{"name":"Fresh name"}' })
+    const after = JSON.parse(await list()) as { projects: Array<{ slug: string; name: string; publishedAt: string | null }> }
+    expect(after.projects[0]).toMatchObject({ slug, name: 'Fresh name', publishedAt: null })
+    await emulator.close()
+  })
 })

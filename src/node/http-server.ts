@@ -60,11 +60,46 @@ export function listenHttp(
   let stopping = false
   let inFlight = 0
   let forced = false
+  /** Hands a read request to the core and sends its answer. */
+  const answer = (res: ServerResponse, request: EmulatorRequest, closeConnection: boolean) => {
+    inFlight += 1
+    handle(request)
+      .then(
+        (response) => send(res, response, closeConnection || stopping),
+        (error: unknown) => {
+          // handle() never rejects; this is a last line of defence.
+          console.error('[presentation-emulator] unexpected error:', error)
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+          res.end('{"error":"Internal server error"}')
+        },
+      )
+      .finally(() => {
+        inFlight -= 1
+      })
+  }
+
   const server = createServer((req, res) => {
     const url = req.url ?? '/'
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const query = q === -1 ? '' : url.slice(q + 1)
+    // Without Content-Length or Transfer-Encoding no body follows (RFC 9112 §6.3):
+    // answer at once, with no stream listeners to add and remove (most requests are GETs).
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      answer(
+        res,
+        {
+          method: (req.method ?? 'GET').toUpperCase(),
+          path,
+          query,
+          headers: req.headers as Record<string, string | undefined>,
+          body: null,
+          bodyTooLarge: false,
+        },
+        false,
+      )
+      return
+    }
     const limit = bodyLimitFor(path)
     const declared = Number(req.headers['content-length'] ?? 0)
     let tooLarge = declared > limit
@@ -89,20 +124,7 @@ export function listenHttp(
         body: tooLarge || chunks.length === 0 ? null : Buffer.concat(chunks),
         bodyTooLarge: tooLarge,
       }
-      inFlight += 1
-      handle(request)
-        .then(
-          (response) => send(res, response, tooLarge || stopping),
-          (error: unknown) => {
-            // handle() never rejects; this is a last line of defence.
-            console.error('[presentation-emulator] unexpected error:', error)
-            if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-            res.end('{"error":"Internal server error"}')
-          },
-        )
-        .finally(() => {
-          inFlight -= 1
-        })
+      answer(res, request, tooLarge)
     })
   })
   server.keepAliveTimeout = 5_000

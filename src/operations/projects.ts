@@ -6,6 +6,9 @@ import { cachedListItem, projectDetail, projectUrlConfig } from '../model/views.
 import { DEFAULT_PROJECT_NAME, PROJECT_CONFIG_KEYS, type ProjectConfig } from '../schemas/index.js'
 import { mergeRecency } from '../store/recency-index.js'
 import type { OperationHandlers } from './context.js'
+import type { OperationResult } from '../schemas/index.js'
+import type { ProjectRecord } from '../store/records.js'
+import type { World } from '../store/world.js'
 
 /**
  * `config` with the top-level keys of `patch` replaced. `theme` and `tokens`
@@ -19,6 +22,28 @@ export function mergeConfig(config: ProjectConfig, patch: ProjectConfig): Projec
     if (value !== undefined) merged[key] = value
   }
   return merged as ProjectConfig
+}
+
+interface PageAnswer {
+  records: ProjectRecord[]
+  origin: string
+  nextCursor: string | undefined
+  result: OperationResult<'listProjects'>
+}
+
+/**
+ * The last answer of each list (user and query) per world, reused while the
+ * page holds the very same records (records are replaced, never changed, on
+ * a write), with the same cursor and origin: a client polling a list gets
+ * the same text without composing it again. At most `PAGE_CACHE_SIZE` lists.
+ */
+const lastPages = new WeakMap<World, Map<string, PageAnswer>>()
+const PAGE_CACHE_SIZE = 256
+
+function samePage(cached: PageAnswer | undefined, records: ProjectRecord[], origin: string, nextCursor: string | undefined): boolean {
+  if (cached === undefined || cached.origin !== origin || cached.nextCursor !== nextCursor || cached.records.length !== records.length) return false
+  for (let i = 0; i < records.length; i++) if (cached.records[i] !== records[i]) return false
+  return true
 }
 
 export const projectHandlers: OperationHandlers<
@@ -61,6 +86,12 @@ export const projectHandlers: OperationHandlers<
       return wanted === undefined || (project.publishedAt !== null) === wanted ? project : undefined
     })
     const nextCursor = page.more && page.last ? encodeCursor('projects', page.last) : undefined
+    const origin = env.urls.origin
+    let pages = lastPages.get(world)
+    if (pages === undefined) lastPages.set(world, (pages = new Map()))
+    const key = `${userId}\n${query.limit}\n${query.published ?? ''}\n${query.cursor ?? ''}`
+    const cached = pages.get(key)
+    if (samePage(cached, page.items, origin, nextCursor)) return cached!.result
     // Items and the page's JSON come from each project's cached item and text.
     const items = page.items.map((project) => cachedListItem(project, env.urls))
     const result = {
@@ -68,7 +99,9 @@ export const projectHandlers: OperationHandlers<
       ...(nextCursor === undefined ? {} : { nextCursor }),
     }
     const json = `{"projects":[${items.map((entry) => entry.json).join(',')}]${nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`}}`
-    return withJson(result, json)
+    if (pages.size >= PAGE_CACHE_SIZE) pages.clear()
+    pages.set(key, { records: page.items, origin, nextCursor, result: withJson(result, json) })
+    return result
   },
 
   getProject({ world, env, principal, params }) {
