@@ -123,7 +123,7 @@ export async function browserRows(options: { rounds: number }): Promise<Row[]> {
     }
     await visit(0)()
     await visit(1)()
-    const runs = await alternate(Math.max(5, options.rounds), { emulator: visit(0), trivial: visit(1) })
+    const runs = await alternate(Math.max(7, options.rounds), { emulator: visit(0), trivial: visit(1) })
     const e = median(runs.emulator)
     const t = median(runs.trivial)
     rows.push({

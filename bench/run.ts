@@ -27,7 +27,7 @@ const rounds = quick ? 3 : 5
 const big = 100_000
 
 const groups: Array<[string, () => Promise<Row[]>]> = [
-  ['http', () => httpRows({ rounds: 3, seconds: quick ? 3 : 6 })],
+  ['http', () => httpRows({ rounds, seconds: quick ? 2 : 4 })],
   ['fetch', () => fetchRows({ rounds, count: quick ? 5_000 : 20_000 })],
   ['msw', () => mswRows({ rounds, count: quick ? 5_000 : 20_000 })],
   ['startup', () => startupRows({ rounds })],
@@ -65,7 +65,7 @@ const header = [
   `- machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, ${process.platform} ${process.arch}`,
   `- Node ${process.version}`,
   `- load average (1 min) at the start and the end: ${loadBefore.toFixed(1)} and ${loadavg()[0]!.toFixed(1)} (other work on the machine shares its cores; the ratios are measured side by side, the absolute figures are not)`,
-  `- command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`; medians of ${rounds} runs (HTTP, writes, loads and memory: 3), measures alternating, ratios within this run`,
+  `- command: \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`; medians of ${rounds} runs (writes, loads and memory: 3; navigation: 7), measures alternating, ratios within this run`,
   '',
 ].join('\n')
 

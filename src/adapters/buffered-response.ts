@@ -16,10 +16,19 @@ export class BufferedResponse extends Response {
   #used = false
   /** The real response, once a stream was asked for. */
   #streamed: Response | undefined
+  readonly #headerInit: HeadersInit | undefined
+  #headers: Headers | undefined
 
+  /** `init.headers` become a `Headers` when first read (many callers read only the body). */
   constructor(text: string | null, init: ResponseInit) {
-    super(null, init)
+    super(null, { status: init.status, statusText: init.statusText })
     this.#text = text
+    this.#headerInit = init.headers
+  }
+
+  override get headers(): Headers {
+    this.#headers ??= new Headers(this.#headerInit)
+    return this.#headers
   }
 
   #streaming(): Response {
