@@ -144,6 +144,15 @@ export class Emulator {
     })
   }
 
+  /**
+   * True when a synchronous read may run at once instead of queueing for the
+   * lock: the world is loaded, nothing holds or awaits the lock, and no job
+   * is due (so there is nothing to settle first).
+   */
+  get quiet(): boolean {
+    return this.#loaded && this.#mutex.idle && !this.#jobs.hasDue()
+  }
+
   /** Replaces the world (reset, state import). Call inside `exclusive`. */
   install(world: World): void {
     this.#install(world)

@@ -27,6 +27,8 @@ export interface ApiHost {
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
   /** Finishes the jobs that are due (inside `exclusive`). */
   settleDueJobs(): Promise<void>
+  /** True when a synchronous read may run at once (nothing holds or awaits the lock, no job is due). */
+  readonly quiet: boolean
 }
 
 /** How many validated queries the pipeline keeps. */
@@ -53,12 +55,15 @@ export class ApiPipeline {
   readonly #handlers = new Map<OperationId, OperationHandler<OperationId>>()
   /** Validated queries by operation and raw query string (validation is a pure function of them). */
   readonly #queries = new Map<string, unknown>()
+  /** GET handlers run at once when the lock is free (not when a test hook wraps them: it may await). */
+  readonly #syncReads: boolean
 
   constructor(
     private readonly host: ApiHost,
     private readonly options: ApiPipelineOptions,
   ) {
     const wrap = options.testHooks.wrapOperation
+    this.#syncReads = wrap === undefined
     for (const [id, spec] of Object.entries(operations) as Array<[OperationId, OperationSpec]>) {
       const handler = defaultHandlers[id] as OperationHandler<OperationId> | undefined
       if (handler === undefined) continue
@@ -119,10 +124,14 @@ export class ApiPipeline {
       const query = spec.query === undefined ? undefined : this.#query(operationId, spec.query, request.query)
       const body = spec.body === undefined ? undefined : parseInput(spec.body, readJsonBody(request, spec.bodyRequired === true))
 
-      // 7. The operation, under the lock
+      // 7. The operation, under the lock. A read (GET) when the lock is free
+      // and no job is due runs at once: it is synchronous, so nothing can
+      // interleave with it, exactly as under the lock, without queueing.
       const handler = this.#handlers.get(operationId)!
       const authorization = request.headers.authorization
-      const result = await host.exclusive(async () => {
+      const result = spec.method === 'GET' && this.#syncReads && host.quiet
+        ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
+        : await host.exclusive(async () => {
         // Authenticate again inside the lock: a key revoked (or a world
         // replaced) while this request waited is honoured at once.
         const current = this.#authenticate(authorization)
@@ -130,6 +139,7 @@ export class ApiPipeline {
         await host.settleDueJobs()
         return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
       })
+      if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
         if (!check.success) {

@@ -27,7 +27,8 @@ export function mergeConfig(config: ProjectConfig, patch: ProjectConfig): Projec
 interface PageAnswer {
   records: ProjectRecord[]
   origin: string
-  nextCursor: string | undefined
+  /** Whether more items follow (the cursor is a function of the last record and this). */
+  more: boolean
   result: OperationResult<'listProjects'>
 }
 
@@ -40,8 +41,8 @@ interface PageAnswer {
 const lastPages = new WeakMap<World, Map<string, PageAnswer>>()
 const PAGE_CACHE_SIZE = 256
 
-function samePage(cached: PageAnswer | undefined, records: ProjectRecord[], origin: string, nextCursor: string | undefined): boolean {
-  if (cached === undefined || cached.origin !== origin || cached.nextCursor !== nextCursor || cached.records.length !== records.length) return false
+function samePage(cached: PageAnswer | undefined, records: ProjectRecord[], origin: string, more: boolean): boolean {
+  if (cached === undefined || cached.origin !== origin || cached.more !== more || cached.records.length !== records.length) return false
   for (let i = 0; i < records.length; i++) if (cached.records[i] !== records[i]) return false
   return true
 }
@@ -85,13 +86,13 @@ export const projectHandlers: OperationHandlers<
       const project = world.projects.get(key.id)!
       return wanted === undefined || (project.publishedAt !== null) === wanted ? project : undefined
     })
-    const nextCursor = page.more && page.last ? encodeCursor('projects', page.last) : undefined
     const origin = env.urls.origin
     let pages = lastPages.get(world)
     if (pages === undefined) lastPages.set(world, (pages = new Map()))
     const key = `${userId}\n${query.limit}\n${query.published ?? ''}\n${query.cursor ?? ''}`
     const cached = pages.get(key)
-    if (samePage(cached, page.items, origin, nextCursor)) return cached!.result
+    if (samePage(cached, page.items, origin, page.more)) return cached!.result
+    const nextCursor = page.more && page.last ? encodeCursor('projects', page.last) : undefined
     // Items and the page's JSON come from each project's cached item and text.
     const items = page.items.map((project) => cachedListItem(project, env.urls))
     const result = {
@@ -100,7 +101,7 @@ export const projectHandlers: OperationHandlers<
     }
     const json = `{"projects":[${items.map((entry) => entry.json).join(',')}]${nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`}}`
     if (pages.size >= PAGE_CACHE_SIZE) pages.clear()
-    pages.set(key, { records: page.items, origin, nextCursor, result: withJson(result, json) })
+    pages.set(key, { records: page.items, origin, more: page.more, result: withJson(result, json) })
     return result
   },
 
