@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The conformance kit's CLI: see `presentation-conformance --help`.
-import { main } from '../dist/conformance/cli.js'
+// The conformance kit's CLI (bundled by `npm run build`): see `presentation-conformance --help`.
+import { main } from '../dist/node/conformance-cli.js'
 
 process.exitCode = await main(process.argv)

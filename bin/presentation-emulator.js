@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The CLI, bundled into one file by `npm run build` (scripts/bundle-cli.mjs) for a fast start.
-import { main } from '../dist/cli.js'
+// The CLI, bundled into one file by `npm run build` (scripts/build.ts) for a fast start.
+import { main } from '../dist/cli/cli.js'
 
 await main(process.argv)

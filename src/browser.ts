@@ -5,6 +5,7 @@
  * run in a page: use `handlers` with msw's `setupWorker`, or `fetch`), and
  * nothing here pulls in node:http, at run time or in the types.
  */
+import { http } from 'msw'
 import type { EmulatorOptions } from './emulator.js'
 import { buildEmulator, type PresentationEmulatorBase } from './presentation-emulator.js'
 
@@ -23,7 +24,7 @@ export type PresentationEmulator = PresentationEmulatorBase
  * await setupWorker(...emulator.handlers).start()
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator(options)
+  return buildEmulator(options, () => http)
 }
 
 export * from './exports.js'

@@ -9,7 +9,7 @@ import { OriginGuard } from './core/web-guard.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { ControlPlane } from './control/control-plane.js'
 import { ControlDispatcher, isControlPath } from './control/dispatch.js'
-import { buildWorld } from './fixtures/build.js'
+import { seededWorld } from './fixtures/seeded-world.js'
 import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
 import type { Env } from './operations/index.js'
@@ -63,12 +63,15 @@ export class Emulator {
   #world: World | undefined
   readonly #ready: Promise<void>
   #listenOrigin: string | undefined
+  /** The base URL's origin, read once (a `URL`'s getters cost more than a field). */
+  readonly #baseOrigin: string
   /** Set once the world is built, so requests skip awaiting `#ready`. */
   #loaded = false
 
   constructor(options: EmulatorOptions = {}) {
     const resolved = resolveOptions(options)
     this.#options = resolved
+    this.#baseOrigin = resolved.baseUrl.origin
     this.clock = new Clock(resolved.clock, resolved.clockStart)
     this.journal = new Journal(resolved.journalSize, resolved.journalBytes)
     this.rateLimiter = new RateLimiter(resolved.rateLimit, this.clock)
@@ -80,7 +83,7 @@ export class Emulator {
     this.#api = new ApiPipeline(this, resolved)
     this.#controlDispatch = new ControlDispatcher(this, resolved.onError)
     this.#originGuard = new OriginGuard(resolved.allowedOrigins, () => [this.publicUrl, this.#listenOrigin ?? this.publicUrl, resolved.baseUrl.origin])
-    this.#ready = this.#mutex.run(async () => this.#install(await buildWorld(resolved.fixtures, resolved.seed)))
+    this.#ready = this.#mutex.run(async () => this.#install(await seededWorld(resolved.fixtures, resolved.seed)))
     // A failed load is reported by ready() and by every request; never as an unhandled rejection.
     this.#ready.catch(() => undefined)
   }
@@ -131,7 +134,7 @@ export class Emulator {
 
   /** The origin of `editorUrl` / `publishedUrl`. */
   get publicUrl(): string {
-    return this.#options.publicUrl ?? this.#listenOrigin ?? this.#options.baseUrl.origin
+    return this.#options.publicUrl ?? this.#listenOrigin ?? this.#baseOrigin
   }
 
   /** The API base URL clients call (for msw handlers and `fetch`). */
@@ -166,6 +169,15 @@ export class Emulator {
     })
   }
 
+  /**
+   * True when a synchronous read may run at once instead of queueing for the
+   * lock: the world is loaded, nothing holds or awaits the lock, and no job
+   * is due (so there is nothing to settle first).
+   */
+  get quiet(): boolean {
+    return this.#loaded && this.#mutex.idle && !this.#jobs.hasDue()
+  }
+
   /** Replaces the world (reset, state import). Call inside `exclusive`. */
   install(world: World): void {
     this.#install(world)
@@ -173,7 +185,7 @@ export class Emulator {
 
   /** Builds the seeded world of the fixtures again. */
   buildSeededWorld(): Promise<World> {
-    return buildWorld(this.#options.fixtures, this.#options.seed)
+    return seededWorld(this.#options.fixtures, this.#options.seed)
   }
 
   #install(world: World): void {

@@ -78,12 +78,16 @@ export interface EmulatorOptions {
   testHooks?: TestHooks
 }
 
+/** The epoch of the built-in fixtures, where a manual clock starts by default. */
+const BUILT_IN_EPOCH = BUILT_IN_FIXTURES.epoch ?? '2026-01-01T00:00:00.000Z'
+
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1'
 
 /** The options with every default filled in and every value checked. */
 export interface ResolvedOptions {
   seed: number
-  fixtures: FixturesDocument
+  /** Undefined: the built-in fixtures. */
+  fixtures: FixturesDocument | undefined
   baseUrl: URL
   publicUrl: string | undefined
   timeScale: number
@@ -141,10 +145,10 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   if (options.allowRemoteImages !== undefined && typeof options.allowRemoteImages !== 'boolean') {
     throw new TypeError('allowRemoteImages must be a boolean')
   }
-  const fixtures = parseFixtures(options.fixtures ?? BUILT_IN_FIXTURES)
+  const fixtures = options.fixtures === undefined ? undefined : parseFixtures(options.fixtures)
   const clockStart =
     options.clockStart === undefined
-      ? Date.parse(fixtures.epoch)
+      ? Date.parse(fixtures?.epoch ?? BUILT_IN_EPOCH)
       : typeof options.clockStart === 'number'
         ? options.clockStart
         : Date.parse(options.clockStart)

@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { createFetch } from './adapters/fetch.js'
-import { createMswHandlers } from './adapters/msw.js'
+import { createMswHandlers, type MswHttp } from './adapters/msw.js'
 import { resolvePersist, WebStoragePersistence } from './adapters/web-storage.js'
 import type { ControlPlane } from './control/control-plane.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
@@ -36,15 +36,20 @@ export interface Server {
 }
 export type Listen<S extends Server, O> = (handle: (request: EmulatorRequest) => Promise<EmulatorResponse>, options: O) => Promise<S>
 
-/** Wraps an `Emulator` with its ways in, without `listen`: the browser entry's whole object. */
-export function buildEmulator(options: EmulatorOptions): PresentationEmulatorBase
+/**
+ * Wraps an `Emulator` with its ways in, without `listen`: the browser entry's
+ * whole object. `http` gives msw's `http` when handlers are first asked for.
+ */
+export function buildEmulator(options: EmulatorOptions, http: () => MswHttp): PresentationEmulatorBase
 /** Wraps an `Emulator` with its ways in, `listen` included: the Node entry's object. */
 export function buildEmulator<S extends Server, O>(
   options: EmulatorOptions,
+  http: () => MswHttp,
   listen: Listen<S, O>,
 ): PresentationEmulatorBase & { listen(options?: O): Promise<S> }
 export function buildEmulator<S extends Server, O>(
   options: EmulatorOptions,
+  http: () => MswHttp,
   listen?: Listen<S, O>,
 ): PresentationEmulatorBase & { listen?(options?: O): Promise<S> } {
   // A bad `persist` throws before anything is built.
@@ -73,10 +78,10 @@ export function buildEmulator<S extends Server, O>(
   let handlers: HttpHandler[] | undefined
   const base: PresentationEmulatorBase = {
     get handlers() {
-      handlers ??= createMswHandlers(handle, emulator.baseUrl)
+      handlers ??= createMswHandlers(http(), handle, emulator.baseUrl)
       return handlers
     },
-    handlersFor: (baseUrl) => createMswHandlers(handle, new URL(baseUrl)),
+    handlersFor: (baseUrl) => createMswHandlers(http(), handle, new URL(baseUrl)),
     fetch: createFetch(handle, () => emulator.baseUrl.pathname),
     handle,
     control: emulator.control,

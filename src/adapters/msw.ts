@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw'
+import type { http, HttpHandler } from 'msw'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
 import { fromFetchRequest, OWN_PREFIXES, toFetchResponse } from './fetch.js'
 
@@ -11,7 +11,11 @@ import { fromFetchRequest, OWN_PREFIXES, toFetchResponse } from './fetch.js'
  * table. Use with `setupServer(...handlers)` in Node or `setupWorker` in a
  * browser.
  */
+/** msw's `http` namespace: the entry points hand it in (Node loads msw only when handlers are asked for). */
+export type MswHttp = typeof http
+
 export function createMswHandlers(
+  http: MswHttp,
   handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
   baseUrl: URL,
 ): HttpHandler[] {

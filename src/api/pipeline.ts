@@ -12,6 +12,7 @@ import type { Principal } from '../model/access.js'
 import { handlers as defaultHandlers, type Env, type OperationHandler } from '../operations/index.js'
 import { operations, type OperationId, type OperationSpec } from '../schemas/index.js'
 import type { World } from '../store/world.js'
+import type * as z from 'zod'
 import type { TestHooks } from './test-hooks.js'
 
 /** What the `/v1` pipeline needs from the emulator that hosts it. */
@@ -26,7 +27,12 @@ export interface ApiHost {
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
   /** Finishes the jobs that are due (inside `exclusive`). */
   settleDueJobs(): Promise<void>
+  /** True when a synchronous read may run at once (nothing holds or awaits the lock, no job is due). */
+  readonly quiet: boolean
 }
+
+/** How many validated queries the pipeline keeps. */
+const QUERY_CACHE_SIZE = 256
 
 export interface ApiPipelineOptions {
   validateResponses: boolean
@@ -47,12 +53,17 @@ export interface ApiPipelineOptions {
 export class ApiPipeline {
   readonly #routes = new RouteTable<OperationId>()
   readonly #handlers = new Map<OperationId, OperationHandler<OperationId>>()
+  /** Validated queries by operation and raw query string (validation is a pure function of them). */
+  readonly #queries = new Map<string, unknown>()
+  /** GET handlers run at once when the lock is free (not when a test hook wraps them: it may await). */
+  readonly #syncReads: boolean
 
   constructor(
     private readonly host: ApiHost,
     private readonly options: ApiPipelineOptions,
   ) {
     const wrap = options.testHooks.wrapOperation
+    this.#syncReads = wrap === undefined
     for (const [id, spec] of Object.entries(operations) as Array<[OperationId, OperationSpec]>) {
       const handler = defaultHandlers[id] as OperationHandler<OperationId> | undefined
       if (handler === undefined) continue
@@ -123,13 +134,17 @@ export class ApiPipeline {
 
       // 6. Validation
       const params = decodeParams(match.params)
-      const query = spec.query === undefined ? undefined : parseInput(spec.query, parseQuery(request.query))
+      const query = spec.query === undefined ? undefined : this.#query(match.data, spec.query, request.query)
       const body = spec.body === undefined ? undefined : parseInput(spec.body, readJsonBody(request, spec.bodyRequired === true))
 
-      // 7. The operation, under the lock
+      // 7. The operation, under the lock. A read (GET) when the lock is free
+      // and no job is due runs at once: it is synchronous, so nothing can
+      // interleave with it, exactly as under the lock, without queueing.
       const handler = this.#handlers.get(match.data)!
       const authorization = request.headers.authorization
-      const result = await host.exclusive(async () => {
+      const result = spec.method === 'GET' && this.#syncReads && host.quiet
+        ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
+        : await host.exclusive(async () => {
         // Authenticate again inside the lock: a key revoked (or a world
         // replaced) while this request waited is honoured at once.
         const current = this.#authenticate(authorization)
@@ -137,6 +152,7 @@ export class ApiPipeline {
         await host.settleDueJobs()
         return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
       })
+      if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
         if (!check.success) {
@@ -170,6 +186,22 @@ export class ApiPipeline {
     host.journal.record(entry)
     if (options.onRequest !== undefined) options.onRequest(lazyJournalEntry(entry))
     return response
+  }
+
+  /**
+   * The operation's query, validated by its zod schema. A client repeats the
+   * same few queries (the first page, a filter), so results are kept by raw
+   * query string, at most `QUERY_CACHE_SIZE` of them; a query that fails
+   * validation is checked again each time.
+   */
+  #query(operationId: OperationId, schema: z.ZodType, raw: string): unknown {
+    const key = `${operationId}?${raw}`
+    const cached = this.#queries.get(key)
+    if (cached !== undefined) return cached
+    const parsed = Object.freeze(parseInput(schema, parseQuery(raw)))
+    if (this.#queries.size >= QUERY_CACHE_SIZE) this.#queries.clear()
+    this.#queries.set(key, parsed)
+    return parsed
   }
 
   #authenticate(header: string | undefined): Principal {

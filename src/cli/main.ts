@@ -232,10 +232,11 @@ async function launch(
 
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (isStopRequested()) return { code: 0, stopped: true }
-  const [{ Emulator }, { listenHttp }, { StateFile, StateFileError }, { BUILT_IN_FIXTURES }] = await Promise.all([
+  // The state file (and write-file-atomic) loads only with --state.
+  const [{ Emulator }, { listenHttp }, stateModule, { BUILT_IN_FIXTURES }] = await Promise.all([
     import('../emulator.js'),
     import('../node/http-server.js'),
-    import('../node/state-file.js'),
+    flags.state === undefined ? undefined : import('../node/state-file.js'),
     import('../fixtures/load.js'),
   ])
   const emulator = new Emulator({
@@ -261,7 +262,8 @@ async function launch(
 
   let stateFile: StateFile | undefined
   let stateLoaded = false
-  if (flags.state !== undefined) {
+  if (flags.state !== undefined && stateModule !== undefined) {
+    const { StateFile, StateFileError } = stateModule
     stateFile = new StateFile(flags.state, emulator, {
       onError: (error) =>
         logError(`cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`),

@@ -29,10 +29,16 @@ export function generateConfig(faker: Faker): ProjectConfig {
     border: '#e2e8f0',
     input: '#e2e8f0',
   }
+  // Drawn in this order (the seeded content depends on it); stored in the
+  // schema's key order, so the world built here is byte for byte the one a
+  // state document of it loads back.
+  const layout = faker.helpers.arrayElement(LAYOUTS)
+  const width = faker.helpers.arrayElement(['FULL', 'MEDIUM', 'COMPACT'] as const)
+  const showBrandLogo = faker.datatype.boolean()
   return {
-    layout: faker.helpers.arrayElement(LAYOUTS),
-    width: faker.helpers.arrayElement(['FULL', 'MEDIUM', 'COMPACT'] as const),
-    showBrandLogo: faker.datatype.boolean(),
+    layout,
+    showBrandLogo,
+    width,
     theme: {
       fontFamily: font,
       radius: faker.helpers.arrayElement(['0rem', '0.25rem', '0.5rem', '1rem']),

@@ -1,22 +1,20 @@
 import type { Faker } from '@faker-js/faker'
-import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { hashToken } from '../store/ids.js'
 
+/** Makes a new faker seeded with `seed`. */
+export type FakerFactory = (seed: number) => Faker
+
+let factory: Promise<FakerFactory> | undefined
+
 /**
- * A new, independently seeded faker with the English locale only.
- *
- * `@faker-js/faker/locale/en` exports one shared instance; building a new
- * instance from its class and definitions gives each world (and each
- * generation job) its own random stream without loading every locale, which
- * roughly halves the emulator's cold start.
+ * Loads faker on first use. Only generated content needs it (a world built
+ * from fixtures, a completed generation job, a new template), so importing
+ * the package, starting the default world and answering requests never
+ * load it.
  */
-export function createFaker(seed: number): Faker {
-  const FakerClass = englishFaker.constructor as new (options: {
-    locale: Faker['rawDefinitions']
-  }) => Faker
-  const faker = new FakerClass({ locale: englishFaker.rawDefinitions })
-  faker.seed(seed)
-  return faker
+export function loadFaker(): Promise<FakerFactory> {
+  factory ??= import('./faker-en.js').then((module) => module.createFaker)
+  return factory
 }
 
 /** A 31-bit integer seed derived from any string (for per-record faker streams). */

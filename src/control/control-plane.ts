@@ -2,7 +2,7 @@ import { fail } from '../core/errors.js'
 import { MAX_JSON_DEPTH, valueDepthExceeded } from '../core/json-depth.js'
 import type { JournalEntry } from '../core/journal.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
-import { createFaker, seedFrom } from '../content/random.js'
+import { loadFaker, seedFrom } from '../content/random.js'
 import type { Clock } from '../core/clock.js'
 import type { Faults } from '../core/faults.js'
 import type { Journal } from '../core/journal.js'
@@ -244,6 +244,7 @@ export class ControlPlane {
 
   async createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse> {
     const body = parseInput(CreateTemplateRequest, input)
+    const createFaker = await loadFaker()
     return this.emulator.exclusive(async () => {
       const world = this.emulator.world
       if (world.teams.get(body.teamId) === undefined) throw fail.notFound('Team', `no team "${body.teamId}"`)

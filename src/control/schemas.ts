@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { OPERATION_IDS, type OperationId } from '../schemas/index.js'
 
 /** Request and response schemas of the control plane (`/_emulator/*`). */

@@ -19,6 +19,9 @@ export interface RateDecision {
   headers: Record<string, string>
 }
 
+/** The decision when limiting is off: no headers (shared, never changed). */
+const UNLIMITED: RateDecision = Object.freeze({ allowed: true, headers: Object.freeze({}) as Record<string, string> })
+
 /**
  * Fixed 60-second windows per user on the emulator clock, aligned to whole
  * minutes. Every authenticated request counts, whatever its outcome; after
@@ -34,7 +37,7 @@ export class RateLimiter {
   ) {}
 
   hit(userId: string): RateDecision {
-    if (this.limit === 0) return { allowed: true, headers: {} }
+    if (this.limit === 0) return UNLIMITED
     const now = this.clock.now()
     const start = now - (now % RATE_WINDOW_MS)
     let window = this.#windows.get(userId)

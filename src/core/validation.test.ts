@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ServiceError } from './errors.js'
 import { formatPath, parseInput } from './validation.js'
 

@@ -1,5 +1,5 @@
 import { generateConfig } from '../content/config.js'
-import { createFaker, seedFrom } from '../content/random.js'
+import { loadFaker, seedFrom, type FakerFactory } from '../content/random.js'
 import { designAt, generateContent, slideFiles, slideName } from '../content/slides.js'
 import type { JobStatusResponse } from '../schemas/index.js'
 import type { JobRecord, TemplateRecord } from '../store/records.js'
@@ -68,7 +68,13 @@ export function jobStatusView(world: World, job: JobRecord, urls: Urls): JobStat
 }
 
 /** The slides a job generates: one per template slide (its design and component, new content), or 4–8 from scratch. */
-function generatedSlides(world: World, job: JobRecord, template: TemplateRecord | undefined, topic: string) {
+function generatedSlides(
+  createFaker: FakerFactory,
+  world: World,
+  job: JobRecord,
+  template: TemplateRecord | undefined,
+  topic: string,
+) {
   const faker = createFaker(seedFrom(`${world.seed}:${job.id}`))
   if (template !== undefined) {
     return template.slides.map((slide, index) => {
@@ -86,8 +92,10 @@ function generatedSlides(world: World, job: JobRecord, template: TemplateRecord 
 }
 
 /** The config a generated project starts with: the template's, or a seeded one. */
-export function initialConfig(world: World, jobId: string, template: TemplateRecord | undefined) {
-  return template?.config ?? generateConfig(createFaker(seedFrom(`${world.seed}:config:${jobId}`)))
+export async function initialConfig(world: World, jobId: string, template: TemplateRecord | undefined) {
+  if (template !== undefined) return template.config
+  const createFaker = await loadFaker()
+  return generateConfig(createFaker(seedFrom(`${world.seed}:config:${jobId}`)))
 }
 
 /**
@@ -110,7 +118,8 @@ export async function finishJob(
     const project = world.projects.get(job.projectId)
     if (project !== undefined) {
       const template = job.templateId === null ? undefined : world.templates.get(job.templateId)
-      await appendSlides(world, project.id, generatedSlides(world, job, template, project.name), at)
+      const createFaker = await loadFaker()
+      await appendSlides(world, project.id, generatedSlides(createFaker, world, job, template, project.name), at)
       await addVersion(world, project.id, 'Generated from prompt', at)
       await publish(world, project.id, at)
     }

@@ -38,6 +38,14 @@ export class JobScheduler {
     this.arm()
   }
 
+  /** Whether a processing job is due (a `settle` would finish it). */
+  hasDue(): boolean {
+    if (this.#pending.size === 0) return false
+    const now = this.clock.now()
+    for (const dueAt of this.#pending.values()) if (dueAt <= now) return true
+    return false
+  }
+
   /** Finishes every processing job whose time has come, each at its due instant. Call inside the lock. */
   async settle(): Promise<void> {
     if (this.#pending.size === 0 || this.#world === undefined) return

@@ -127,6 +127,7 @@ export async function appendSlides(
   slides: ReadonlyArray<{ name: string; files: SlideFiles }>,
   at: string,
 ): Promise<SlideRecord[]> {
+  if (slides.length === 0) return []
   const existing = world.slidesOf(projectId)
   let position = existing.length === 0 ? 0 : existing[existing.length - 1]!.position + 1
   const created: SlideRecord[] = []

@@ -29,16 +29,21 @@ export function siteAddress(world: World, project: ProjectRecord): SiteAddress {
  * never stored.
  */
 export class Urls {
-  constructor(private readonly origin: () => string) {}
+  constructor(private readonly currentOrigin: () => string) {}
+
+  /** The origin of every URL handed out now. */
+  get origin(): string {
+    return this.currentOrigin()
+  }
 
   /** The page that shows a project in the editor. */
   editor(slug: string): string {
-    return `${this.origin()}/editor/${encodeURIComponent(slug)}`
+    return `${this.currentOrigin()}/editor/${encodeURIComponent(slug)}`
   }
 
   /** The URL that serves a published site: `{origin}/sites/{hostname}{path}`. */
   site(address: SiteAddress): string {
-    return `${this.origin()}/sites/${address.hostname}${address.path}`
+    return `${this.currentOrigin()}/sites/${address.hostname}${address.path}`
   }
 
   /** The public URL of a project while published, else null. */

@@ -64,11 +64,12 @@ function send(res: ServerResponse, response: EmulatorResponse, closeConnection: 
   if (response.stream !== undefined) return sendStream(res, response, response.stream, closeConnection ? undefined : streams)
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
-  // Encode once: the length and the bytes written come from the same buffer.
-  const body = response.body === null ? undefined : Buffer.from(response.body)
-  if (body !== undefined) headers['content-length'] = String(body.length)
+  const body = response.body
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
   res.writeHead(response.status, headers)
-  res.end(body)
+  // A string body goes out with the head in one write (a buffer would take a second one).
+  if (body === null) res.end()
+  else res.end(body, 'utf8')
 }
 
 /** A whole HTTP/1.1 response as bytes, with `Connection: close`, for a socket node:http no longer answers on. */
@@ -219,6 +220,24 @@ export function listenHttp(
 
   const refuse = (req: IncomingMessage, error: ServiceError) => answerEarly(req, error.toResponse())
 
+  /** Hands a request to the core and sends its answer. */
+  const answer = (res: ServerResponse, request: EmulatorRequest) => {
+    inFlight += 1
+    handle(request)
+      .then(
+        (response) => send(res, response, stopping, streams),
+        (error: unknown) => {
+          // handle() never rejects; this is a last line of defence.
+          console.error('[presentation-emulator] unexpected error:', error)
+          if (!res.headersSent) send(res, fail.internal('an unexpected error occurred; see the emulator log').toResponse(), true, streams)
+          else res.end()
+        },
+      )
+      .finally(() => {
+        inFlight -= 1
+      })
+  }
+
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (checkHost && !hostAllowed(req.headers.host, allowedHosts)) {
       refuse(req, new ServiceError(403, 'FORBIDDEN', 'Forbidden', `Host "${req.headers.host}" is not served here; start the emulator with --allowed-host to accept it`))
@@ -232,6 +251,12 @@ export function listenHttp(
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     const query = q === -1 ? '' : url.slice(q + 1)
+    // Without Content-Length or Transfer-Encoding no body follows (RFC 9112 §6.3):
+    // answer at once, with no stream listeners to add and remove (most requests are GETs).
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      answer(res, toRequest(req, path, query, null, false))
+      return
+    }
     const method = (req.method ?? 'GET').toUpperCase()
     const limit = bodyLimitFor(method, path)
     const tooLarge = () => {
@@ -271,20 +296,7 @@ export function listenHttp(
     req.on('end', () => {
       if (refused) return
       const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-      inFlight += 1
-      handle(toRequest(req, path, query, body, false))
-        .then(
-          (response) => send(res, response, stopping, streams),
-          (error: unknown) => {
-            // handle() never rejects; this is a last line of defence.
-            console.error('[presentation-emulator] unexpected error:', error)
-            if (!res.headersSent) send(res, fail.internal('an unexpected error occurred; see the emulator log').toResponse(), true, streams)
-            else res.end()
-          },
-        )
-        .finally(() => {
-          inFlight -= 1
-        })
+      answer(res, toRequest(req, path, query, body, false))
     })
   }
 

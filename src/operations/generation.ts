@@ -34,7 +34,7 @@ export const generationHandlers: OperationHandlers<'generateProject' | 'getJobSt
       teamId: team.id,
       createdBy: principal.user.id,
       name: nameFromPrompt(body.prompt),
-      config: initialConfig(world, jobId, template),
+      config: await initialConfig(world, jobId, template),
       at,
       versionName: 'Generation started',
     })

@@ -2,12 +2,12 @@ import { blankSlideFiles } from '../content/slides.js'
 import { fail } from '../core/errors.js'
 import { accessibleProject } from '../model/access.js'
 import { addVersion, appendSlides } from '../model/projects.js'
-import { assertValidSlideFiles } from '../model/slide-validation.js'
 import {
   FONT_TOKEN_NAME,
   HEX_COLOR,
   PALETTE_TOKEN_NAME,
   SLIDE_FILE_NAMES,
+  type PartialSlideFiles,
   type SlideFiles,
   type SlideGuideResponse,
 } from '../schemas/index.js'
@@ -61,6 +61,18 @@ const FILE_RULES: SlideGuideResponse['files'] = [
 const VALIDATION_RULE =
   'PUT /projects/{slug}/slides/{slideId} and POST /projects/{slug}/slides check every file sent before saving any. A rejection is 400 VALIDATION_ERROR whose hint gives the first problem of each invalid file as `file:line:column: message` (1-based line and column), joined by "; "; nothing is saved.'
 
+/**
+ * Checks slide files before anything is saved (400 naming each problem).
+ * The parsers (Babel's, jsonc-parser) load on the first slide write: no
+ * other request needs them, so they stay out of the start and of a
+ * browser app's first chunk.
+ */
+async function assertValidFiles(files: PartialSlideFiles): Promise<void> {
+  if (Object.keys(files).length === 0) return
+  const { assertValidSlideFiles } = await import('../model/slide-validation.js')
+  assertValidSlideFiles(files)
+}
+
 export const slideHandlers: OperationHandlers<
   'listSlides' | 'createSlide' | 'getSlideGuide' | 'updateSlide' | 'startSlideEditing' | 'stopSlideEditing'
 > = {
@@ -72,7 +84,7 @@ export const slideHandlers: OperationHandlers<
   async createSlide({ world, env, principal, params, body }) {
     const project = accessibleProject(world, principal, params.slug!)
     const given = body.files ?? {}
-    assertValidSlideFiles(given)
+    await assertValidFiles(given)
     const files: SlideFiles = blankSlideFiles()
     for (const name of SLIDE_FILE_NAMES) {
       const text = given[name]
@@ -115,7 +127,7 @@ export const slideHandlers: OperationHandlers<
     const project = accessibleProject(world, principal, params.slug!)
     const slide = projectSlide(world, project, params.slideId!)
     // Every file sent is checked before anything is written: all or nothing.
-    assertValidSlideFiles(body.files)
+    await assertValidFiles(body.files)
     const at = env.clock.iso()
     const updated = await world.slides.update(slide.id, (draft) => {
       for (const name of SLIDE_FILE_NAMES) {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * Builds an object schema that is strict (unknown keys rejected) when used to

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { HttpUrl, Uri, objectFor, type Strictness } from './common.js'
 
 /** The keys of `theme.colors.default` / `.dark` that must be present. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { DateTime, HttpUrl, Uri } from './common.js'
 
 /** The emulator's two model identifiers; the first is the default (the spec leaves the real ones unnamed). */

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { routes, type OperationId, type RouteSpec } from './routes.js'
 import { SuccessResponse } from './common.js'
 import { GenerateProjectRequest, GenerateProjectResponse, JobStatusResponse } from './job.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { DateTime, Uri, pageQuery } from './common.js'
 import { ProjectConfig, ProjectConfigResponse } from './config.js'
 

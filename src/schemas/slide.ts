@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { objectFor, type Strictness } from './common.js'
 
 /** The three source files of a slide, in the order the spec lists them. */

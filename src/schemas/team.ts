@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { DateTime, pageQuery } from './common.js'
 
 export const Team = z.object({

@@ -23,23 +23,29 @@ function cyrb53(input: string, seed: number): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0)
 }
 
-function base36(value: number, length: number): string {
-  let out = ''
-  let rest = value
-  for (let i = 0; i < length; i++) {
-    out += ALPHABET[rest % 36]
-    rest = Math.floor(rest / 36)
+const CODES = Array.from(ALPHABET, (char) => char.charCodeAt(0))
+
+/**
+ * Appends to `codes` the character codes of a token of `length` base-36
+ * characters derived from `input`: ten digits of a cyrb53 hash per round,
+ * least significant first.
+ */
+function pushToken(codes: number[], input: string, length: number, seed: number): void {
+  const end = codes.length + length
+  for (let round = 0; codes.length < end; round++) {
+    let rest = cyrb53(input, seed + round * 0x9e3779b1)
+    for (let i = 0; i < 10 && codes.length < end; i++) {
+      codes.push(CODES[rest % 36]!)
+      rest = Math.floor(rest / 36)
+    }
   }
-  return out
 }
 
 /** A deterministic token of `length` base-36 characters derived from `input`. */
 export function hashToken(input: string, length: number, seed = 0): string {
-  let out = ''
-  for (let round = 0; out.length < length; round++) {
-    out += base36(cyrb53(input, seed + round * 0x9e3779b1), 10)
-  }
-  return out.slice(0, length)
+  const codes: number[] = []
+  pushToken(codes, input, length, seed)
+  return String.fromCharCode(...codes)
 }
 
 /** The mutable counter behind an id factory, stored in the world's state. */
@@ -56,7 +62,10 @@ export type IdFactory = (prefix: string, length?: number) => string
 export function createIdFactory(seed: number, sequence: Sequence): IdFactory {
   return (prefix, length = 16) => {
     sequence.value += 1
-    return `${prefix}_${hashToken(`${seed}:${prefix}:${sequence.value}`, length, seed)}`
+    // Built as one flat string (ids are hashed as map keys at once).
+    const codes = Array.from(`${prefix}_`, (char) => char.charCodeAt(0))
+    pushToken(codes, `${seed}:${prefix}:${sequence.value}`, length, seed)
+    return String.fromCharCode(...codes)
   }
 }
 

@@ -43,57 +43,58 @@ export function integrityProblems(doc: StateDocument): string[] {
   unique('domains', doc.domains.map((d) => d.hostname), 'hostname')
   unique('publications', doc.publications.map((p) => p.projectId), 'projectId')
 
-  const ref = (path: string, table: (typeof TABLE_NAMES)[number], id: string | null) => {
-    if (id !== null && !ids[table].has(id)) problems.push(`${path}: no ${table} record "${id}"`)
+  // Paths are built only for a problem: a valid document of 100,000 projects has over a million references.
+  const ref = (path: () => string, table: (typeof TABLE_NAMES)[number], id: string | null) => {
+    if (id !== null && !ids[table].has(id)) problems.push(`${path()}: no ${table} record "${id}"`)
   }
   /** A version that exists must be one of `projectId`'s versions. */
   const projectOfVersion = new Map(doc.versions.map((v) => [v.id, v.projectId]))
-  const ownVersion = (path: string, projectId: string, versionId: string | null) => {
+  const ownVersion = (path: () => string, projectId: string, versionId: string | null) => {
     if (versionId === null) return
     const owner = projectOfVersion.get(versionId)
     if (owner !== undefined && owner !== projectId) {
-      problems.push(`${path}: version "${versionId}" belongs to project "${owner}", not "${projectId}"`)
+      problems.push(`${path()}: version "${versionId}" belongs to project "${owner}", not "${projectId}"`)
     }
   }
   const members = new Set(doc.memberships.map((m) => `${m.userId}|${m.teamId}`))
-  doc.teams.forEach((t, i) => ref(`teams[${i}].personalOf`, 'users', t.personalOf))
+  doc.teams.forEach((t, i) => ref(() => `teams[${i}].personalOf`, 'users', t.personalOf))
   doc.memberships.forEach((m, i) => {
-    ref(`memberships[${i}].userId`, 'users', m.userId)
-    ref(`memberships[${i}].teamId`, 'teams', m.teamId)
+    ref(() => `memberships[${i}].userId`, 'users', m.userId)
+    ref(() => `memberships[${i}].teamId`, 'teams', m.teamId)
   })
   doc.apiKeys.forEach((k, i) => {
-    ref(`apiKeys[${i}].userId`, 'users', k.userId)
-    ref(`apiKeys[${i}].teamId`, 'teams', k.teamId)
+    ref(() => `apiKeys[${i}].userId`, 'users', k.userId)
+    ref(() => `apiKeys[${i}].teamId`, 'teams', k.teamId)
     if (!members.has(`${k.userId}|${k.teamId}`)) problems.push(`apiKeys[${i}]: user "${k.userId}" is not a member of team "${k.teamId}"`)
   })
-  doc.subdomains.forEach((s, i) => ref(`subdomains[${i}].teamId`, 'teams', s.teamId))
-  doc.domains.forEach((d, i) => ref(`domains[${i}].teamId`, 'teams', d.teamId))
+  doc.subdomains.forEach((s, i) => ref(() => `subdomains[${i}].teamId`, 'teams', s.teamId))
+  doc.domains.forEach((d, i) => ref(() => `domains[${i}].teamId`, 'teams', d.teamId))
   doc.projects.forEach((p, i) => {
-    ref(`projects[${i}].teamId`, 'teams', p.teamId)
-    ref(`projects[${i}].createdBy`, 'users', p.createdBy)
-    ref(`projects[${i}].subdomainId`, 'subdomains', p.subdomainId)
-    ref(`projects[${i}].latestVersionId`, 'versions', p.latestVersionId)
-    ref(`projects[${i}].publishedVersionId`, 'versions', p.publishedVersionId)
-    ownVersion(`projects[${i}].latestVersionId`, p.id, p.latestVersionId)
-    ownVersion(`projects[${i}].publishedVersionId`, p.id, p.publishedVersionId)
-    if (p.placement.type === 'subdomain') ref(`projects[${i}].placement.subdomainId`, 'subdomains', p.placement.subdomainId)
-    else ref(`projects[${i}].placement.domainId`, 'domains', p.placement.domainId)
-    p.collaborators.forEach((u, j) => ref(`projects[${i}].collaborators[${j}]`, 'users', u))
+    ref(() => `projects[${i}].teamId`, 'teams', p.teamId)
+    ref(() => `projects[${i}].createdBy`, 'users', p.createdBy)
+    ref(() => `projects[${i}].subdomainId`, 'subdomains', p.subdomainId)
+    ref(() => `projects[${i}].latestVersionId`, 'versions', p.latestVersionId)
+    ref(() => `projects[${i}].publishedVersionId`, 'versions', p.publishedVersionId)
+    ownVersion(() => `projects[${i}].latestVersionId`, p.id, p.latestVersionId)
+    ownVersion(() => `projects[${i}].publishedVersionId`, p.id, p.publishedVersionId)
+    if (p.placement.type === 'subdomain') ref(() => `projects[${i}].placement.subdomainId`, 'subdomains', p.placement.subdomainId)
+    else ref(() => `projects[${i}].placement.domainId`, 'domains', p.placement.domainId)
+    p.collaborators.forEach((u, j) => ref(() => `projects[${i}].collaborators[${j}]`, 'users', u))
   })
-  doc.versions.forEach((v, i) => ref(`versions[${i}].projectId`, 'projects', v.projectId))
-  doc.slides.forEach((s, i) => ref(`slides[${i}].projectId`, 'projects', s.projectId))
-  doc.templates.forEach((t, i) => ref(`templates[${i}].teamId`, 'teams', t.teamId))
+  doc.versions.forEach((v, i) => ref(() => `versions[${i}].projectId`, 'projects', v.projectId))
+  doc.slides.forEach((s, i) => ref(() => `slides[${i}].projectId`, 'projects', s.projectId))
+  doc.templates.forEach((t, i) => ref(() => `templates[${i}].teamId`, 'teams', t.teamId))
   doc.jobs.forEach((j, i) => {
-    ref(`jobs[${i}].teamId`, 'teams', j.teamId)
-    ref(`jobs[${i}].userId`, 'users', j.userId)
-    ref(`jobs[${i}].keyId`, 'apiKeys', j.keyId)
-    ref(`jobs[${i}].projectId`, 'projects', j.projectId)
-    ref(`jobs[${i}].templateId`, 'templates', j.templateId)
+    ref(() => `jobs[${i}].teamId`, 'teams', j.teamId)
+    ref(() => `jobs[${i}].userId`, 'users', j.userId)
+    ref(() => `jobs[${i}].keyId`, 'apiKeys', j.keyId)
+    ref(() => `jobs[${i}].projectId`, 'projects', j.projectId)
+    ref(() => `jobs[${i}].templateId`, 'templates', j.templateId)
   })
   doc.publications.forEach((p, i) => {
-    ref(`publications[${i}].projectId`, 'projects', p.projectId)
-    ref(`publications[${i}].versionId`, 'versions', p.versionId)
-    ownVersion(`publications[${i}].versionId`, p.projectId, p.versionId)
+    ref(() => `publications[${i}].projectId`, 'projects', p.projectId)
+    ref(() => `publications[${i}].versionId`, 'versions', p.versionId)
+    ownVersion(() => `publications[${i}].versionId`, p.projectId, p.versionId)
   })
   return problems
 }

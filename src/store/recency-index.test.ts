@@ -38,3 +38,34 @@ describe('mergeRecency', () => {
     for (let i = 1; i < merged.length; i++) expect(compareRecency(merged[i - 1]!, merged[i]!)).toBeLessThan(0)
   })
 })
+
+describe('RecencyIndex at scale', () => {
+  it('stays ordered across chunk splits and merges, with inserts and removals anywhere', () => {
+    const index = new RecencyIndex()
+    const live = new Map<string, RecencyKey>()
+    let state = 7
+    const random = (n: number) => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0
+      return state % n
+    }
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString()
+    for (let i = 0; i < 5000; i++) {
+      const k = { at: at(random(3000)), id: `p${i}` }
+      index.insert(k)
+      live.set(k.id, k)
+      if (random(3) === 0) {
+        const victim = `p${random(i + 1)}`
+        const gone = live.get(victim)
+        if (gone !== undefined) {
+          index.remove(gone)
+          live.delete(victim)
+        }
+      }
+    }
+    const expected = [...live.values()].sort(compareRecency)
+    expect(index.size).toBe(expected.length)
+    expect([...index.after()]).toEqual(expected)
+    const cursor = expected[1234]!
+    expect([...index.after(cursor)]).toEqual(expected.slice(1235))
+  })
+})

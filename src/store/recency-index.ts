@@ -15,50 +15,94 @@ export function compareRecency(a: RecencyKey, b: RecencyKey): number {
   return 0
 }
 
+/** Keys per chunk before a chunk splits in two. */
+const CHUNK_SIZE = 512
+
 /**
- * A sorted array of recency keys with binary-search insert, remove and seek,
- * so a page of a list costs O(log n + page size), not a scan and a sort.
+ * Recency keys in order, kept as a list of sorted chunks of at most
+ * `CHUNK_SIZE` keys: insert, remove and seek cost a binary search over the
+ * chunks, one within a chunk and a splice of at most `CHUNK_SIZE` keys, so
+ * O(log n) whatever the number of keys (one flat array would move up to n
+ * keys on every write that makes a project the newest). A page of a list
+ * costs O(log n + page size), not a scan and a sort.
  */
 export class RecencyIndex {
-  readonly #keys: RecencyKey[] = []
+  /** Non-empty sorted chunks; their concatenation is sorted. */
+  readonly #chunks: RecencyKey[][] = []
+  #size = 0
 
   get size(): number {
-    return this.#keys.length
+    return this.#size
   }
 
-  /** Index of the first key that does not come before `key`. */
-  #lowerBound(key: RecencyKey): number {
+  /** The chunk `key` falls in: the first whose last key does not come before it (or the last chunk). */
+  #chunkOf(key: RecencyKey): number {
+    const chunks = this.#chunks
     let lo = 0
-    let hi = this.#keys.length
+    let hi = chunks.length - 1
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (compareRecency(this.#keys[mid]!, key) < 0) lo = mid + 1
+      const chunk = chunks[mid]!
+      if (compareRecency(chunk[chunk.length - 1]!, key) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /** Position in `chunk` of the first key that does not come before `key`. */
+  static #lowerBound(chunk: RecencyKey[], key: RecencyKey): number {
+    let lo = 0
+    let hi = chunk.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (compareRecency(chunk[mid]!, key) < 0) lo = mid + 1
       else hi = mid
     }
     return lo
   }
 
   insert(key: RecencyKey): void {
-    this.#keys.splice(this.#lowerBound(key), 0, { at: key.at, id: key.id })
+    const copy = { at: key.at, id: key.id }
+    this.#size += 1
+    if (this.#chunks.length === 0) {
+      this.#chunks.push([copy])
+      return
+    }
+    const c = this.#chunkOf(key)
+    const chunk = this.#chunks[c]!
+    chunk.splice(RecencyIndex.#lowerBound(chunk, key), 0, copy)
+    if (chunk.length > CHUNK_SIZE) this.#chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1))
   }
 
   remove(key: RecencyKey): void {
-    const index = this.#lowerBound(key)
-    const found = this.#keys[index]
-    if (found !== undefined && found.at === key.at && found.id === key.id) {
-      this.#keys.splice(index, 1)
-    }
+    if (this.#chunks.length === 0) return
+    const c = this.#chunkOf(key)
+    const chunk = this.#chunks[c]!
+    const index = RecencyIndex.#lowerBound(chunk, key)
+    const found = chunk[index]
+    if (found === undefined || found.at !== key.at || found.id !== key.id) return
+    chunk.splice(index, 1)
+    this.#size -= 1
+    if (chunk.length === 0) this.#chunks.splice(c, 1)
   }
 
   /** Keys strictly after `cursor` (all keys without one), in order. */
   *after(cursor?: RecencyKey): Generator<RecencyKey> {
+    const chunks = this.#chunks
+    if (chunks.length === 0) return
+    let c = 0
     let index = 0
     if (cursor !== undefined) {
-      index = this.#lowerBound(cursor)
-      const at = this.#keys[index]
+      c = this.#chunkOf(cursor)
+      const chunk = chunks[c]!
+      index = RecencyIndex.#lowerBound(chunk, cursor)
+      const at = chunk[index]
       if (at !== undefined && compareRecency(at, cursor) === 0) index += 1
     }
-    for (; index < this.#keys.length; index++) yield this.#keys[index]!
+    for (; c < chunks.length; c++, index = 0) {
+      const chunk = chunks[c]!
+      for (; index < chunk.length; index++) yield chunk[index]!
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { SLIDE_DESIGNS } from '../content/slides.js'
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import { lineColumn } from '../model/slide-validation.js'

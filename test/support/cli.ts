@@ -10,7 +10,8 @@ import { parseBody, requestInit, type SendOptions } from './http.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(ROOT, 'bin', 'presentation-emulator.js')
-const MARKER = join(ROOT, 'dist', 'cli.js')
+/** Written last by `npm run build`. */
+const MARKER = join(ROOT, 'dist', '.built')
 const LOCK = join(ROOT, 'node_modules', '.cache', 'presentation-emulator-build.lock')
 
 async function newestMtime(path: string): Promise<number> {
@@ -38,7 +39,7 @@ async function distIsFresh(): Promise<boolean> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Bundles the CLI into dist/cli.js (what `bin/` runs) unless it is newer
+ * Builds the package (the bundles `bin/` runs) unless it is newer
  * than every source file. Test files run in parallel workers, so a lock
  * directory makes one of them build while the others wait; a build that
  * emitted nothing fails.
@@ -63,13 +64,13 @@ export async function ensureBuilt(): Promise<void> {
     if (await distIsFresh()) return
     const started = Date.now()
     const output = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [join(ROOT, 'scripts', 'bundle-cli.mjs')], { cwd: ROOT }, (_error, stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT }, (_error, stdout, stderr) =>
         resolve(`${stdout}${stderr}`),
       )
     })
     const built = await stat(MARKER).then((s) => s.mtimeMs, () => 0)
     if (built < started - 1000) throw new Error(`the build did not emit ${MARKER}:\n${output}`)
-    if (output.trim() !== '') console.warn(`the CLI bundle reported:\n${output}`)
+    if (output.trim() !== '') console.warn(`the build reported:\n${output}`)
   } finally {
     await rmdir(LOCK).catch(() => undefined)
   }

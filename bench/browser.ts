@@ -1,0 +1,142 @@
+/**
+ * The emulator in a browser app: a Vite app using the handlers with msw's
+ * `setupWorker`, against the same app with one trivial msw handler.
+ *
+ * - bundle weight: what the emulator adds, minified and gzipped, in the
+ *   chunks loaded before the first answer (the entry and its static imports)
+ *   and in all chunks (lazy ones included);
+ * - navigation start to the first answered API call in headless Chromium.
+ */
+import { createReadStream, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { extname, join, normalize } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { ROOT } from './lib/process.js'
+import { ratio, skipped, type Row } from './lib/row.js'
+import { alternate, fmt, median } from './lib/stats.js'
+
+const APPS = ['emulator-app', 'trivial-app'] as const
+type App = (typeof APPS)[number]
+
+interface Weight {
+  initial: number
+  all: number
+}
+
+async function buildApp(app: App, outDir: string): Promise<Weight> {
+  const { build } = await import('vite')
+  await build({
+    root: join(ROOT, 'bench', 'browser', app),
+    logLevel: 'error',
+    configFile: false,
+    resolve: { alias: { 'presentation-emulator': join(ROOT, 'dist', 'browser', 'browser.js') } },
+    build: { outDir, emptyOutDir: true, manifest: true, target: 'es2022', modulePreload: { polyfill: false } },
+  })
+  const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; isEntry?: boolean; imports?: string[] }
+  >
+  const gz = (file: string) => gzipSync(readFileSync(join(outDir, file)), { level: 9 }).length
+  const initial = new Set<string>()
+  const visit = (key: string) => {
+    const chunk = manifest[key]!
+    if (initial.has(chunk.file)) return
+    initial.add(chunk.file)
+    for (const imported of chunk.imports ?? []) visit(imported)
+  }
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key)
+  const all = new Set(Object.values(manifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.js')))
+  const sum = (files: Set<string>) => [...files].filter((file) => file.endsWith('.js')).reduce((total, file) => total + gz(file), 0)
+  // msw's worker script, served beside the app.
+  const { copyFileSync } = await import('node:fs')
+  copyFileSync(join(ROOT, 'node_modules', 'msw', 'lib', 'mockServiceWorker.js'), join(outDir, 'mockServiceWorker.js'))
+  return { initial: sum(initial), all: sum(all) }
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' }
+
+function serve(dir: string): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '')
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path)
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end()
+      return
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+    createReadStream(file).pipe(res)
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })))
+}
+
+const CHROMIUM = '/usr/bin/chromium'
+
+export async function browserRows(options: { rounds: number }): Promise<Row[]> {
+  const dirs = Object.fromEntries(APPS.map((app) => [app, mkdtempSync(join(tmpdir(), `pe-${app}-`))])) as Record<App, string>
+  const weights = {} as Record<App, Weight>
+  for (const app of APPS) weights[app] = await buildApp(app, dirs[app])
+  const initial = weights['emulator-app'].initial - weights['trivial-app'].initial
+  const all = weights['emulator-app'].all - weights['trivial-app'].all
+  const rows: Row[] = [
+    {
+      measure: 'bundle added to a Vite app using the handlers with `setupWorker`, minified + gzip, loaded before the first answer',
+      emulator: `${fmt(initial / 1024, 1)} KB`,
+      baseline: `the app with one trivial msw handler: ${fmt(weights['trivial-app'].initial / 1024, 1)} KB`,
+      ratio: '',
+      target: '≤ 120 KB',
+      met: initial <= 120 * 1024,
+    },
+    {
+      measure: 'the same, all chunks (lazy ones included)',
+      emulator: `${fmt(all / 1024, 1)} KB`,
+      baseline: `${fmt(weights['trivial-app'].all / 1024, 1)} KB`,
+      ratio: '',
+      target: '≤ 200 KB',
+      met: all <= 200 * 1024,
+    },
+  ]
+  const navigation = 'navigation start to the first answered API call, headless Chromium, ms'
+  if (!existsSync(CHROMIUM)) {
+    rows.push(skipped(navigation, '≤ 1.3x', `skipped: no ${CHROMIUM} (apt-get install chromium)`))
+    return rows
+  }
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  const servers = await Promise.all(APPS.map((app) => serve(dirs[app])))
+  try {
+    const visit = (index: number) => async () => {
+      const context = await browser.newContext()
+      try {
+        const page = await context.newPage()
+        await page.goto(`${servers[index]!.origin}/`)
+        await page.waitForFunction(() => (window as { __firstAnswer?: number }).__firstAnswer !== undefined, undefined, { timeout: 30_000 })
+        const [at, status] = await page.evaluate(() => [(window as { __firstAnswer?: number }).__firstAnswer!, (window as { __status?: number }).__status!])
+        if (status !== 200) throw new Error(`${APPS[index]} answered ${status}`)
+        return at
+      } finally {
+        await context.close()
+      }
+    }
+    await visit(0)()
+    await visit(1)()
+    const runs = await alternate(Math.max(7, options.rounds), { emulator: visit(0), trivial: visit(1) })
+    const e = median(runs.emulator)
+    const t = median(runs.trivial)
+    rows.push({
+      measure: navigation,
+      emulator: fmt(e),
+      baseline: `the trivial-handler app: ${fmt(t)}`,
+      ratio: ratio(e / t),
+      target: '≤ 1.3x',
+      met: e / t <= 1.3,
+    })
+  } finally {
+    await browser.close()
+    for (const { server } of servers) server.close()
+  }
+  return rows
+}

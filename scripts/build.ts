@@ -1,0 +1,150 @@
+/**
+ * Builds the package (`npm run build`):
+ *
+ * 1. type declarations (`tsc`, declarations only) in `dist/src/`;
+ * 2. the default world (built-in fixtures, seed 1), built here once,
+ *    checked against the state schema and its integrity rules, and packed;
+ * 3. the Node bundles (`dist/node/`: the package entry, `./schemas`,
+ *    `./client`, `./vitest` and its global setup, and the conformance kit
+ *    with its CLI; `dist/cli/`: the emulator's CLI, zod included) and the
+ *    browser bundles (`dist/browser/`: the `browser` entry, `./schemas` and
+ *    `./client`), each split so that faker and the slide parsers are
+ *    chunks loaded on first use. The package's own imports are zod (the
+ *    schemas' public types) and msw (a peer); the rest is bundled, with only the parts of faker's English locale the content uses
+ *    and the default world in place of `src/fixtures/default-world.data.ts`.
+ *
+ * No source maps: the bundles keep their names and stay readable, and a
+ * map of bundled dependencies would be most of the package's weight.
+ */
+import { execFileSync } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { build, type Plugin } from 'esbuild'
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
+import { pickDefinitions } from '../src/content/faker-en.js'
+import { buildWorld } from '../src/fixtures/build.js'
+import { BUILT_IN_FIXTURES, parseFixtures } from '../src/fixtures/load.js'
+import { packWorld, unpackWorld } from '../src/fixtures/packed-world.js'
+import { DEFAULT_SEED } from '../src/fixtures/seeded-world.js'
+import { describeIssues } from '../src/core/validation.js'
+import { integrityProblems } from '../src/store/integrity.js'
+import { StateDocument } from '../src/store/world.js'
+import { isDeepStrictEqual } from 'node:util'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const require = createRequire(import.meta.url)
+
+rmSync(`${root}dist`, { recursive: true, force: true })
+
+// 1. Declarations.
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
+
+// 2. The default world, validated as a state document would be on import.
+const world = await buildWorld(parseFixtures(BUILT_IN_FIXTURES), DEFAULT_SEED)
+const doc: unknown = JSON.parse(JSON.stringify(world.toState()))
+const parsed = StateDocument.safeParse(doc)
+if (!parsed.success) throw new Error(`the default world is not a valid state document: ${describeIssues(parsed.error.issues)}`)
+const problems = integrityProblems(parsed.data)
+if (problems.length > 0) throw new Error(`the default world is not consistent: ${problems.slice(0, 5).join('; ')}`)
+const packedWorld = packWorld(parsed.data)
+if (!isDeepStrictEqual(unpackWorld(packedWorld), doc)) throw new Error('the packed default world does not unpack to itself')
+
+const defaultWorld: Plugin = {
+  name: 'default-world',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]fixtures[\\/]default-world\.data\.ts$/ }, () => ({
+      contents: `export const PACKED_DEFAULT_WORLD = ${JSON.stringify(packedWorld)}`,
+      loader: 'js',
+    }))
+  },
+}
+
+// Only the modules of faker's English definitions that the content draws from.
+const definitions = pickDefinitions(englishFaker.rawDefinitions as Record<string, unknown>)
+const fakerSubset: Plugin = {
+  name: 'faker-english-subset',
+  setup(b) {
+    b.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, () => ({ path: 'faker-english-subset', namespace: 'faker-subset' }))
+    b.onLoad({ filter: /.*/, namespace: 'faker-subset' }, () => ({
+      contents: [
+        "import { Faker } from '@faker-js/faker'",
+        `export const faker = new Faker({ locale: [JSON.parse(${JSON.stringify(JSON.stringify(definitions))})] })`,
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: root,
+    }))
+  },
+}
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: 'es2022',
+  // jsonc-parser's `main` is a UMD build with dynamic requires; its ES module build bundles cleanly.
+  mainFields: ['module', 'main'],
+  external: ['zod', 'msw', 'msw/*', 'vitest'],
+  chunkNames: 'chunks/[name]-[hash]',
+  plugins: [defaultWorld, fakerSubset],
+  legalComments: 'none',
+  logLevel: 'warning',
+} as const
+
+await build({
+  ...common,
+  entryPoints: {
+    index: 'src/index.ts',
+    schemas: 'src/schemas/index.ts',
+    client: 'src/client/index.ts',
+    vitest: 'src/vitest/index.ts',
+    'vitest-global-setup': 'src/vitest/global-setup.ts',
+    // The kit shares its chunks with the package entry it starts emulators through.
+    conformance: 'conformance/index.ts',
+    'conformance-cli': 'conformance/cli.ts',
+  },
+  outdir: 'dist/node',
+  platform: 'node',
+  target: 'node20',
+  // Whitespace and syntax only: names stay, so stack traces stay readable.
+  minifyWhitespace: true,
+  minifySyntax: true,
+})
+
+// The CLI on its own, with all it imports inside (zod, commander,
+// write-file-atomic): its schemas never meet an app's zod, and a few files
+// instead of zod's ~80 modules and two CommonJS packages are a good part of
+// its start. CommonJS code bundled into an ES module needs `require` and
+// `__filename` (write-file-atomic reads it).
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist/cli',
+  platform: 'node',
+  target: 'node20',
+  external: [],
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: {
+    js: [
+      "import { createRequire as __createRequire } from 'node:module';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      'const require = __createRequire(import.meta.url);',
+      'const __filename = __fileURLToPath(import.meta.url);',
+      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
+})
+
+await build({
+  ...common,
+  entryPoints: { browser: 'src/browser.ts', schemas: 'src/schemas/index.ts', client: 'src/client/index.ts' },
+  outdir: 'dist/browser',
+  platform: 'browser',
+  minifyWhitespace: true,
+  minifySyntax: true,
+})
+
+// The stamp tests look at to know the build is complete and newer than the sources.
+writeFileSync(`${root}dist/.built`, `${new Date().toISOString()}\n`)
