@@ -52,9 +52,10 @@ async function declarationsAreFresh(): Promise<boolean> {
   return built >= (await newest(join(ROOT, 'src')))
 }
 
-/** The names the built entry exports at run time. */
-async function runtimeExports(file: string): Promise<string[]> {
-  return Object.keys(await import(join(DIST, file))).sort()
+/** The names a built entry exports at run time: the bundles the package's exports point at. */
+async function runtimeExports(file: 'browser.js' | 'index.js'): Promise<string[]> {
+  const bundle = file === 'browser.js' ? join(ROOT, 'dist', 'browser', 'browser.js') : join(ROOT, 'dist', 'node', 'index.js')
+  return Object.keys(await import(bundle)).sort()
 }
 
 /** The value (non-type) names a declaration file exports, as TypeScript sees them. */
