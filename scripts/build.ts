@@ -110,6 +110,8 @@ await build({
   // Whitespace and syntax only: names stay, so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
+  // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 })
 
 // The CLI on its own, with all it imports inside (zod, commander,
