@@ -33,3 +33,6 @@ export {
   type Exchange,
   type ExchangeSummary,
 } from './types.js'
+export { runWalk, firstDivergence, WALK_FORMAT, type WalkOptions, type WalkResult, type StepRecord } from './walk/walk.js'
+export { describeStep, type WalkStep } from './walk/steps.js'
+export { replayFile, parseReplay, curlScript, walkText, REPLAY_FORMAT, type ReplayFile } from './walk/report.js'
