@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -22,8 +22,51 @@ function staticGraph(entry: string): string[] {
   return [...seen]
 }
 
+/**
+ * Code that no API answer needs, each found by a name or text only it has
+ * (the bundles keep their names). Chunk file names are hashes, so a module
+ * pulled into a shared chunk by one stray static import shows only here.
+ */
+const LAZY_CODE: Record<string, RegExp> = {
+  "Babel's parser": /\bExpressionParser\d*=class\b/,
+  'jsonc-parser': /\bfunction printParseErrorCode\d*\(/,
+  faker: /\bFakerLocaleProxy\b/,
+  'the pages (editor, sites, viewer)': /\bfunction (?:handlePage|editorPage|sitePage)\d*\(/,
+  'the dashboard': /\bfunction dashboardPage\d*\(/,
+  'the control plane over HTTP': /\bControlDispatcher\d*=class\b/,
+  "the pages' stylesheet and scripts": /\bPAGES_CSS\d*=|\bDASHBOARD_JS\d*=/,
+  'colord (its names plugin)': /\baliceblue\b/,
+}
+
+/** The names of `LAZY_CODE` whose marker occurs in `files`. */
+function lazyCodeIn(files: string[]): string[] {
+  const text = files.filter((file) => file.startsWith('/')).map((file) => readFileSync(file, 'utf8')).join('\n')
+  return Object.entries(LAZY_CODE)
+    .filter(([, marker]) => marker.test(text))
+    .map(([name]) => name)
+}
+
+/** Every `.js` file of a bundle folder, its chunks included. */
+function bundleFiles(dir: string): string[] {
+  const files = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.js')).map((name) => join(folder, name))
+  return [...files(dir), ...files(join(dir, 'chunks'))]
+}
+
 describe('the built package', () => {
   beforeAll(ensureBuilt, 180_000)
+
+  it('loads the parsers, faker, the pages, the dashboard and their assets only on first use, in Node, in a browser and in the CLI', () => {
+    // Each marker is real: the code it names is in every bundle folder, in a lazy chunk.
+    for (const dir of ['dist/node', 'dist/browser', 'dist/cli']) {
+      expect(lazyCodeIn(bundleFiles(join(ROOT, dir))).sort(), dir).toEqual(Object.keys(LAZY_CODE).sort())
+    }
+    // None of it is in what an entry loads before its code runs, nor in what the CLI loads to serve.
+    const cliEmulator = readdirSync(join(ROOT, 'dist/cli/chunks')).filter((name) => /^emulator-\w+\.js$/.test(name))
+    expect(cliEmulator).toHaveLength(1)
+    for (const entry of ['dist/node/index.js', 'dist/browser/browser.js', 'dist/cli/cli.js', `dist/cli/chunks/${cliEmulator[0]}`]) {
+      expect(lazyCodeIn(staticGraph(join(ROOT, entry))), entry).toEqual([])
+    }
+  })
 
   it('loads neither faker nor the slide parsers before they are needed, in Node or in a browser', () => {
     for (const entry of ['dist/node/index.js', 'dist/browser/browser.js']) {
