@@ -148,9 +148,17 @@ export class ControlPlane {
       if (tooDeep !== undefined) throw fail.validation(`not a valid state document: ${tooDeep}: nested deeper than ${MAX_JSON_DEPTH} levels`)
       throw fail.validation(`not a valid state document: ${describeIssues(result.error.issues, [], 10)}`)
     }
-    const problems = integrityProblems(result.data)
+    // Built before the integrity checks, which then read its tables and indexes instead of indexing
+    // the document again; discarded if they find a problem. A duplicate id stops the build: the checks name it.
+    let world: World | undefined
+    try {
+      world = World.fromState(result.data)
+    } catch {
+      world = undefined
+    }
+    const problems = integrityProblems(result.data, world)
     if (problems.length > 0) throw fail.validation(`not a consistent state document: ${listProblems(problems)}`)
-    const world = await World.fromState(result.data)
+    world ??= World.fromState(result.data)
     const savedNow = result.data.clock?.now
     return this.emulator.exclusive(() => {
       // A manual clock resumes where the document left it, so new records never predate saved ones.

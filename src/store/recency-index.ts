@@ -61,6 +61,20 @@ export class RecencyIndex {
     return lo
   }
 
+  /**
+   * An index of `keys` (taken over, in any order): one sort instead of a
+   * search and a splice per key, for a world loaded as a whole. It holds
+   * what inserting them one by one would, in the same order.
+   */
+  static of(keys: RecencyKey[]): RecencyIndex {
+    const index = new RecencyIndex()
+    keys.sort(compareRecency)
+    const size = CHUNK_SIZE >>> 1
+    for (let start = 0; start < keys.length; start += size) index.#chunks.push(keys.slice(start, start + size))
+    index.#size = keys.length
+    return index
+  }
+
   insert(key: RecencyKey): void {
     const copy = { at: key.at, id: key.id }
     this.#size += 1

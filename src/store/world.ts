@@ -120,6 +120,11 @@ export class World {
   readonly #listeners: Array<(change: Change<unknown>) => void> = []
   /** True while a world is built from fixtures (`withoutChecks`). */
   #building = false
+  /**
+   * While a world is loaded as a whole (`fromState`): the keys of each
+   * recency index, gathered unsorted and sorted once at the end.
+   */
+  #gathering: Map<Map<string, RecencyIndex>, Map<string, RecencyKey[]>> | undefined
 
   constructor(readonly seed: number, sequence = 0) {
     this.sequence = { value: sequence }
@@ -180,8 +185,8 @@ export class World {
         this.#projectBySlug.set(next.slug, next.id)
         this.#projectByPlacement.set(placementKey(next.placement), next.id)
         const key = { at: next.updatedAt, id: next.id }
-        indexFor(this.#projectsByTeam, next.teamId).insert(key)
-        for (const userId of next.collaborators) indexFor(this.#projectsByCollaborator, userId).insert(key)
+        this.#index(this.#projectsByTeam, next.teamId, key)
+        for (const userId of next.collaborators) this.#index(this.#projectsByCollaborator, userId, key)
       }
     })
     this.slides.onChange(({ prev, next }) => {
@@ -190,7 +195,7 @@ export class World {
     })
     this.templates.onChange(({ prev, next }) => {
       if (prev) this.#templatesByTeam.get(prev.teamId)?.remove({ at: prev.updatedAt, id: prev.id })
-      if (next) indexFor(this.#templatesByTeam, next.teamId).insert({ at: next.updatedAt, id: next.id })
+      if (next) this.#index(this.#templatesByTeam, next.teamId, { at: next.updatedAt, id: next.id })
     })
     this.publications.onChange(({ prev, next }) => {
       if (prev) this.#publicationByProject.delete(prev.projectId)
@@ -202,6 +207,19 @@ export class World {
         for (const listener of this.#listeners) listener(change as Change<unknown>)
       })
     }
+  }
+
+  /** Adds `key` to the recency index of `group` in `indexes` (or to the keys gathered for it). */
+  #index(indexes: Map<string, RecencyIndex>, group: string, key: RecencyKey): void {
+    if (this.#gathering === undefined) {
+      indexFor(indexes, group).insert(key)
+      return
+    }
+    let gathered = this.#gathering.get(indexes)
+    if (gathered === undefined) this.#gathering.set(indexes, (gathered = new Map()))
+    let keys = gathered.get(group)
+    if (keys === undefined) gathered.set(group, (keys = []))
+    keys.push({ at: key.at, id: key.id })
   }
 
   /**
@@ -251,7 +269,7 @@ export class World {
 
   /** The project placed at `path` of a subdomain or domain (by record id). */
   projectAt(where: { subdomainId: string } | { domainId: string }, path: string): ProjectRecord | undefined {
-    const key = 'subdomainId' in where ? `sub:${where.subdomainId}:${path}` : `dom:${where.domainId}:${path}`
+    const key = 'subdomainId' in where ? placementKey({ type: 'subdomain', subdomainId: where.subdomainId, path }) : placementKey({ type: 'domain', domainId: where.domainId, path })
     const id = this.#projectByPlacement.get(key)
     return id === undefined ? undefined : this.projects.get(id)
   }
@@ -259,6 +277,23 @@ export class World {
   publicationOf(projectId: string): PublicationRecord | undefined {
     const id = this.#publicationByProject.get(projectId)
     return id === undefined ? undefined : this.publications.get(id)
+  }
+
+  /**
+   * How many distinct values the unique indexes hold. Equal to the record
+   * counts of a state document this world was loaded from, they prove its
+   * slugs, placements, subdomain labels, key values, hostnames and
+   * publications unique without indexing them again.
+   */
+  uniqueValueCounts(): Record<'projectSlugs' | 'projectPlacements' | 'subdomainLabels' | 'apiKeyValues' | 'domainHostnames' | 'publicationProjects', number> {
+    return {
+      projectSlugs: this.#projectBySlug.size,
+      projectPlacements: this.#projectByPlacement.size,
+      subdomainLabels: this.#subdomainByLabel.size,
+      apiKeyValues: this.#apiKeyByValue.size,
+      domainHostnames: this.#domainByHostname.size,
+      publicationProjects: this.#publicationByProject.size,
+    }
   }
 
   /** Ids of the teams `userId` is a member of. */
@@ -321,17 +356,30 @@ export class World {
    */
   static fromState(doc: StateDocument): World {
     const world = new World(doc.seed, doc.sequence)
+    world.#gathering = new Map()
     for (const name of TABLE_NAMES) world.table(name).load(doc[name])
+    for (const [indexes, gathered] of world.#gathering) {
+      for (const [group, keys] of gathered) indexes.set(group, RecencyIndex.of(keys))
+    }
+    world.#gathering = undefined
     return world
   }
 }
 
 const EMPTY_INDEX = new RecencyIndex()
 
-function placementKey(placement: ProjectRecord['placement']): string {
+/**
+ * The key of a placement in the world's placement index: its kind, the
+ * subdomain's or domain's id and the path, the id's length first so that no
+ * two placements share a key whatever their ids hold. Integrity checks use
+ * it too, so what they call a duplicate is what the index would lose.
+ */
+export function placementKey(
+  placement: { type: 'subdomain'; subdomainId: string; path: string } | { type: 'domain'; domainId: string; path: string },
+): string {
   return placement.type === 'subdomain'
-    ? `sub:${placement.subdomainId}:${placement.path}`
-    : `dom:${placement.domainId}:${placement.path}`
+    ? `sub:${placement.subdomainId.length}:${placement.subdomainId}${placement.path}`
+    : `dom:${placement.domainId.length}:${placement.domainId}${placement.path}`
 }
 
 function indexFor(map: Map<string, RecencyIndex>, key: string): RecencyIndex {
