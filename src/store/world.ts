@@ -122,12 +122,12 @@ export class World {
   #building = false
   /**
    * While a world is filled as a whole (`fromState`, or built from fixtures
-   * by `withoutChecks`): the keys of each recency index, by index, group and
-   * record id (a list when one id is there twice), gathered unsorted and
-   * sorted once when the world is filled or first read. A search and a
-   * splice per key cost 100,000-project worlds a few hundred milliseconds.
+   * by `withoutChecks`): the keys of each recency index, by index and group,
+   * gathered unsorted with the keys removed meanwhile, and sorted once when
+   * the world is filled or first read. A search and a splice per key cost
+   * 100,000-project worlds a few hundred milliseconds.
    */
-  #gathering: Map<Map<string, RecencyIndex>, Map<string, Map<string, RecencyKey | RecencyKey[]>>> | undefined
+  #gathering: Map<Map<string, RecencyIndex>, Map<string, Gathered>> | undefined
 
   constructor(readonly seed: number, sequence = 0) {
     this.sequence = { value: sequence }
@@ -221,30 +221,27 @@ export class World {
     }
     let groups = gathering.get(indexes)
     if (groups === undefined) gathering.set(indexes, (groups = new Map()))
-    let keys = groups.get(group)
-    if (keys === undefined) groups.set(group, (keys = new Map()))
-    const copy = { at: key.at, id: key.id }
-    const there = keys.get(key.id)
-    if (there === undefined) keys.set(key.id, copy)
-    else if (Array.isArray(there)) there.push(copy)
-    else keys.set(key.id, [there, copy])
+    let gathered = groups.get(group)
+    if (gathered === undefined) groups.set(group, (gathered = { keys: [], removed: undefined }))
+    gathered.keys.push({ at: key.at, id: key.id })
   }
 
-  /** Removes exactly `key` (one of it) from the recency index of `group` in `indexes`, or from the keys gathered for it. */
+  /**
+   * Removes exactly `key` (one of it) from the recency index of `group` in
+   * `indexes`; while gathering, notes it, to be taken out of the keys
+   * gathered (a key removed is always one stored before: the key of a
+   * record's previous version).
+   */
   #unindex(indexes: Map<string, RecencyIndex>, group: string, key: RecencyKey): void {
-    const keys = this.#gathering?.get(indexes)?.get(group)
-    if (keys === undefined) {
+    const gathered = this.#gathering?.get(indexes)?.get(group)
+    if (gathered === undefined) {
       indexes.get(group)?.remove(key)
       return
     }
-    const there = keys.get(key.id)
-    if (there === undefined) return
-    if (!Array.isArray(there)) {
-      if (there.at === key.at) keys.delete(key.id)
-      return
-    }
-    const at = there.findIndex((k) => k.at === key.at)
-    if (at !== -1) there.splice(at, 1)
+    gathered.removed ??= new Map()
+    const dates = gathered.removed.get(key.id)
+    if (dates === undefined) gathered.removed.set(key.id, [key.at])
+    else dates.push(key.at)
   }
 
   /** Starts gathering recency keys, on a world whose recency indexes are all empty. */
@@ -260,13 +257,8 @@ export class World {
     if (gathering === undefined) return
     this.#gathering = undefined
     for (const [indexes, groups] of gathering) {
-      for (const [group, byId] of groups) {
-        const keys: RecencyKey[] = []
-        for (const there of byId.values()) {
-          if (Array.isArray(there)) keys.push(...there)
-          else keys.push(there)
-        }
-        indexes.set(group, RecencyIndex.of(keys))
+      for (const [group, { keys, removed }] of groups) {
+        indexes.set(group, RecencyIndex.of(removed === undefined ? keys : withoutRemoved(keys, removed)))
       }
     }
   }
@@ -418,6 +410,23 @@ export class World {
 }
 
 const EMPTY_INDEX = new RecencyIndex()
+
+/** The keys of one recency index gathered while a world is filled, and those removed meanwhile (dates by id). */
+interface Gathered {
+  keys: RecencyKey[]
+  removed: Map<string, string[]> | undefined
+}
+
+/** `keys` less one occurrence of each removed key. */
+function withoutRemoved(keys: RecencyKey[], removed: Map<string, string[]>): RecencyKey[] {
+  return keys.filter((key) => {
+    const dates = removed.get(key.id)
+    const at = dates === undefined ? -1 : dates.indexOf(key.at)
+    if (at === -1) return true
+    dates!.splice(at, 1)
+    return false
+  })
+}
 
 /**
  * The key of a placement in the world's placement index: its kind, the
