@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -78,6 +79,15 @@ describe('the built package', () => {
     }
     const all = readFileSync(join(ROOT, 'dist/node/index.js'), 'utf8')
     expect(all).not.toMatch(/from ["']@faker-js|from ["']@babel/)
+  })
+
+  it("imports and starts without loading Node's fetch implementation, which only emulator.fetch needs", () => {
+    const loaded = (snippet: string) =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', `${snippet}; console.log(JSON.stringify(process.moduleLoadList.filter((name) => /undici/.test(name))))`], { cwd: ROOT }).toString(),
+      ) as string[]
+    expect(loaded("const { createEmulator } = await import('presentation-emulator'); await createEmulator().ready()")).toEqual([])
+    expect(loaded("const { createEmulator } = await import('presentation-emulator'); await createEmulator().fetch('http://localhost/v1/teams')")).not.toEqual([])
   })
 
   it('starts the precomputed default world, identical to the one built from the fixtures', async () => {
