@@ -8,8 +8,10 @@
  *    `./client`, `./vitest` and its global setup, and the conformance kit
  *    with its CLI; `dist/cli/`: the emulator's CLI, zod included) and the
  *    browser bundles (`dist/browser/`: the `browser` entry, `./schemas` and
- *    `./client`), each split so that faker and the slide parsers are
- *    chunks loaded on first use. The package's own imports are zod (the
+ *    `./client`), each split so that faker, the slide parsers, the pages,
+ *    the dashboard and the control plane's HTTP side are chunks loaded on
+ *    first use, and what the start loads is one chunk (see
+ *    `lazyModulesShareOneChunk`). The package's own imports are zod (the
  *    schemas' public types) and msw (a peer); the rest is bundled, with only the parts of faker's English locale the content uses
  *    and the default world in place of `src/fixtures/default-world.data.ts`.
  *
