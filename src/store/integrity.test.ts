@@ -58,3 +58,27 @@ describe('integrityProblems with the world loaded from the document', () => {
     expect(alone.length > 0).toBe(_ !== 'nothing' && _ !== 'places that only look alike')
   })
 })
+
+describe('integrityProblems names each broken reference once, in document order', () => {
+  const cases: Array<[string, (d: Doc) => void, (d: Doc) => string[]]> = [
+    ['a latest version that does not exist', (d) => (d.projects[0].latestVersionId = 'ver_gone'), () => ['projects[0].latestVersionId: no versions record "ver_gone"']],
+    ['a latest version of another project', (d) => (d.projects[0].latestVersionId = d.projects[1].latestVersionId), (d) => [
+      `projects[0].latestVersionId: version "${d.projects[1].latestVersionId}" belongs to project "${d.projects[1].id}", not "${d.projects[0].id}"`,
+    ]],
+    ['an own subdomain that does not exist, placed elsewhere', (d) => (d.projects[0].subdomainId = 'sub_gone'), () => ['projects[0].subdomainId: no subdomains record "sub_gone"']],
+    ['an own subdomain that does not exist, placed on it', (d) => {
+      d.projects[0].subdomainId = 'sub_gone'
+      d.projects[0].placement = { ...d.projects[0].placement, subdomainId: 'sub_gone' }
+    }, () => ['projects[0].subdomainId: no subdomains record "sub_gone"', 'projects[0].placement.subdomainId: no subdomains record "sub_gone"']],
+    ['a publication of a version that does not exist', (d) => (d.publications[0].versionId = 'ver_gone'), () => ['publications[0].versionId: no versions record "ver_gone"']],
+  ]
+  it.each(cases)('%s', (_, corrupt, expected) => {
+    const broken = JSON.parse(pristine) as Doc
+    const placedOnOwn = broken.projects[0].placement.type === 'subdomain' && broken.projects[0].placement.subdomainId === broken.projects[0].subdomainId
+    expect(placedOnOwn).toBe(true)
+    corrupt(broken)
+    const doc = broken as unknown as StateDocument
+    expect(integrityProblems(doc)).toEqual(expected(broken))
+    expect(integrityProblems(doc, loaded(doc))).toEqual(expected(broken))
+  })
+})

@@ -69,8 +69,11 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
 
   // Paths are built only for a problem, and nothing is allocated per reference
   // otherwise: a valid document of 100,000 projects has over a million of them.
-  const ref = (table: (typeof TABLE_NAMES)[number], id: string | null, at: string, index: number, field: string) => {
-    if (id !== null && !ids[table].has(id)) problems.push(`${at}[${index}].${field}: no ${table} record "${id}"`)
+  /** Whether `id` (when not null) names a record of `table`; a problem otherwise. */
+  const ref = (table: (typeof TABLE_NAMES)[number], id: string | null, at: string, index: number, field: string): boolean => {
+    if (id === null || ids[table].has(id)) return true
+    problems.push(`${at}[${index}].${field}: no ${table} record "${id}"`)
+    return false
   }
   /** A version that exists must be one of `projectId`'s versions. */
   let projectOfVersion: { get(versionId: string): string | undefined }
@@ -81,12 +84,17 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     for (const version of doc.versions) owners.set(version.id, version.projectId)
     projectOfVersion = owners
   }
-  const ownVersion = (projectId: string, versionId: string | null, at: string, index: number, field: string) => {
-    if (versionId === null) return
-    const owner = projectOfVersion.get(versionId)
-    if (owner !== undefined && owner !== projectId) {
+  /** A problem when a version that exists (its project is `owner`) is not one of `projectId`'s versions. */
+  const ownVersion = (projectId: string, versionId: string | null, owner: string | undefined, at: string, index: number, field: string) => {
+    if (versionId !== null && owner !== undefined && owner !== projectId) {
       problems.push(`${at}[${index}].${field}: version "${versionId}" belongs to project "${owner}", not "${projectId}"`)
     }
+  }
+  /** The project of a version, undefined when there is no such version (or no version: null). */
+  const ownerOf = (versionId: string | null) => (versionId === null ? undefined : projectOfVersion.get(versionId))
+  /** A reference to a version, by its owner as `ownerOf` found it (one lookup serves both checks). */
+  const versionRef = (versionId: string | null, owner: string | undefined, at: string, index: number, field: string) => {
+    if (versionId !== null && owner === undefined) problems.push(`${at}[${index}].${field}: no versions record "${versionId}"`)
   }
   const members = new Set(doc.memberships.map((m) => `${m.userId}|${m.teamId}`))
   doc.teams.forEach((t, i) => ref('users', t.personalOf, 'teams', i, 'personalOf'))
@@ -105,13 +113,16 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     const p = doc.projects[i]!
     ref('teams', p.teamId, 'projects', i, 'teamId')
     ref('users', p.createdBy, 'projects', i, 'createdBy')
-    ref('subdomains', p.subdomainId, 'projects', i, 'subdomainId')
-    ref('versions', p.latestVersionId, 'projects', i, 'latestVersionId')
-    ref('versions', p.publishedVersionId, 'projects', i, 'publishedVersionId')
-    ownVersion(p.id, p.latestVersionId, 'projects', i, 'latestVersionId')
-    ownVersion(p.id, p.publishedVersionId, 'projects', i, 'publishedVersionId')
-    if (p.placement.type === 'subdomain') ref('subdomains', p.placement.subdomainId, 'projects', i, 'placement.subdomainId')
-    else ref('domains', p.placement.domainId, 'projects', i, 'placement.domainId')
+    const ownSubdomain = ref('subdomains', p.subdomainId, 'projects', i, 'subdomainId')
+    const latestOwner = ownerOf(p.latestVersionId)
+    const publishedOwner = ownerOf(p.publishedVersionId)
+    versionRef(p.latestVersionId, latestOwner, 'projects', i, 'latestVersionId')
+    versionRef(p.publishedVersionId, publishedOwner, 'projects', i, 'publishedVersionId')
+    ownVersion(p.id, p.latestVersionId, latestOwner, 'projects', i, 'latestVersionId')
+    ownVersion(p.id, p.publishedVersionId, publishedOwner, 'projects', i, 'publishedVersionId')
+    if (p.placement.type === 'domain') ref('domains', p.placement.domainId, 'projects', i, 'placement.domainId')
+    // Most projects are placed on their own subdomain, found just above.
+    else if (!(ownSubdomain && p.placement.subdomainId === p.subdomainId)) ref('subdomains', p.placement.subdomainId, 'projects', i, 'placement.subdomainId')
     for (let j = 0; j < p.collaborators.length; j++) ref('users', p.collaborators[j]!, 'projects', i, `collaborators[${j}]`)
   }
   for (let i = 0; i < doc.versions.length; i++) ref('projects', doc.versions[i]!.projectId, 'versions', i, 'projectId')
@@ -126,8 +137,9 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
   })
   doc.publications.forEach((p, i) => {
     ref('projects', p.projectId, 'publications', i, 'projectId')
-    ref('versions', p.versionId, 'publications', i, 'versionId')
-    ownVersion(p.projectId, p.versionId, 'publications', i, 'versionId')
+    const owner = ownerOf(p.versionId)
+    versionRef(p.versionId, owner, 'publications', i, 'versionId')
+    ownVersion(p.projectId, p.versionId, owner, 'publications', i, 'versionId')
   })
   return problems
 }
