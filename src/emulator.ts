@@ -8,14 +8,15 @@ import { Mutex } from './core/mutex.js'
 import { OriginGuard } from './core/web-guard.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { ControlPlane } from './control/control-plane.js'
-import { ControlDispatcher, isControlPath } from './control/dispatch.js'
+import type { ControlDispatcher } from './control/dispatch.js'
+import { isControlPath } from './control/paths.js'
 import { seededWorld } from './fixtures/seeded-world.js'
 import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
 import { OPENAPI_PATH, serveOpenApi } from './openapi/serve.js'
-import { handlePage, isPagePath } from './pages/routes.js'
+import { isPagePath } from './pages/paths.js'
 import type { Change } from './store/table.js'
 import type { World } from './store/world.js'
 
@@ -43,7 +44,10 @@ const PREFLIGHT: EmulatorResponse = {
  * clock, rate limits, faults and journal, and hands each request to the
  * part that serves its path: the `/v1` pipeline (`api/pipeline.ts`), the
  * control plane (`control/dispatch.ts`) or the pages (`pages/routes.ts`).
- * Those depend on narrow interfaces, which this class implements.
+ * Those depend on narrow interfaces, which this class implements. The
+ * control plane's HTTP side and the pages are loaded when their paths are
+ * first requested: no API answer needs them, and an app or a test that
+ * never opens them never loads them.
  */
 export class Emulator {
   readonly clock: Clock
@@ -57,7 +61,7 @@ export class Emulator {
   readonly #mutex = new Mutex()
   readonly #jobs: JobScheduler
   readonly #api: ApiPipeline
-  readonly #controlDispatch: ControlDispatcher
+  #controlDispatch: Promise<ControlDispatcher> | undefined
   readonly #originGuard: OriginGuard
   readonly #changeListeners: Array<(change: Change<unknown> | { table: '*' }) => void> = []
   #world: World | undefined
@@ -81,7 +85,6 @@ export class Emulator {
     })
     this.control = new ControlPlane(this)
     this.#api = new ApiPipeline(this, resolved)
-    this.#controlDispatch = new ControlDispatcher(this, resolved.onError)
     this.#originGuard = new OriginGuard(resolved.allowedOrigins, () => [this.publicUrl, this.#listenOrigin ?? this.publicUrl, resolved.baseUrl.origin])
     this.#ready = this.#mutex.run(async () => this.#install(await seededWorld(resolved.fixtures, resolved.seed)))
     // A failed load is reported by ready() and by every request; never as an unhandled rejection.
@@ -233,6 +236,12 @@ export class Emulator {
     return response
   }
 
+  /** The control plane's HTTP dispatch, loaded on the first `/_emulator` request. */
+  #controlDispatcher(): Promise<ControlDispatcher> {
+    this.#controlDispatch ??= import('./control/dispatch.js').then(({ ControlDispatcher }) => new ControlDispatcher(this, this.#options.onError))
+    return this.#controlDispatch
+  }
+
   async #dispatch(request: EmulatorRequest): Promise<EmulatorResponse> {
     if (!this.#loaded) {
       try {
@@ -248,7 +257,8 @@ export class Emulator {
       const response =
         request.method === 'OPTIONS'
           ? guard.preflight(request)
-          : (guard.refusal(request) ?? (isControlPath(path) ? await this.#controlDispatch.handle(request) : await handlePage(this, request)))
+          : (guard.refusal(request) ??
+            (isControlPath(path) ? await (await this.#controlDispatcher()).handle(request) : await (await import('./pages/routes.js')).handlePage(this, request)))
       Object.assign(response.headers, guard.corsHeaders(request))
       return response
     }

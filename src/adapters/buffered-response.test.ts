@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { BufferedResponse } from './buffered-response.js'
+import { bufferedResponse } from './buffered-response.js'
 
 const make = (text: string | null = '{"a":"é"}') =>
-  new BufferedResponse(text, { status: 201, headers: { 'content-type': 'application/json', 'x-one': '1' } })
+  bufferedResponse(text, { status: 201, headers: { 'content-type': 'application/json', 'x-one': '1' } })
 
 /** What a plain Response with the same body and init answers, read the same way. */
 const plain = (text: string | null = '{"a":"é"}') =>

@@ -1,6 +1,6 @@
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
 import { bodyLimitFor } from './body-limits.js'
-import { BufferedResponse } from './buffered-response.js'
+import { bufferedResponse } from './buffered-response.js'
 
 /**
  * Maps a URL onto the emulator's own paths: anything under the base path
@@ -223,6 +223,6 @@ export function createFetch(
     const response = await handle(request)
     // A long-lived answer (server-sent events) streams; any other is served from its string.
     if (response.stream !== undefined) return toFetchResponse(response, signal)
-    return new BufferedResponse(response.body, { status: response.status, headers: response.headers })
+    return bufferedResponse(response.body, { status: response.status, headers: response.headers })
   }) as typeof fetch
 }

@@ -1,9 +1,8 @@
 import { fail, ServiceError } from '../core/errors.js'
 import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
-import { isAssetPath, serveAsset } from '../pages/assets.js'
-import { dashboardEvents, dashboardFragment, dashboardPage, parseJournalFilter, type DashboardSource } from '../pages/dashboard.js'
-import { pageHeaders } from '../pages/security.js'
+import type { DashboardSource } from '../pages/dashboard.js'
+import { isAssetPath } from '../pages/paths.js'
 import type { ControlPlane } from './control-plane.js'
 import { controlRoutes, type ControlRoute } from './routes.js'
 
@@ -17,14 +16,11 @@ export interface ControlDispatchHost extends DashboardSource {
 /** The dashboard's routes (GET): they also take the admin token as `?token=`, since a browser opens them. */
 const DASHBOARD_PATHS = new Set(['/_emulator', '/_emulator/dashboard/fragment', '/_emulator/dashboard/events'])
 
-/** True for the control plane's paths: `/_emulator` and below. */
-export function isControlPath(path: string): boolean {
-  return path === '/_emulator' || path.startsWith('/_emulator/')
-}
-
 /**
  * The control plane over HTTP (`/_emulator/*`, contract §5) and the
- * dashboard: admin token, route, body, then the `ControlPlane` action.
+ * dashboard: admin token, route, body, then the `ControlPlane` action. The
+ * dashboard and the pages' assets load on their first request: a test that
+ * drives the control plane never loads them.
  */
 export class ControlDispatcher {
   readonly #routes = controlRoutes()
@@ -38,7 +34,7 @@ export class ControlDispatcher {
     const host = this.host
     try {
       // The pages' static assets hold no data: served to anyone, so the editor and sites work with an admin token set.
-      if (isAssetPath(request.path)) return serveAsset(request)
+      if (isAssetPath(request.path)) return (await import('../pages/assets.js')).serveAsset(request)
       const token = host.adminToken
       const isDashboard = request.method === 'GET' && DASHBOARD_PATHS.has(request.path)
       const given = bearer(request.headers.authorization) ?? (isDashboard ? new URLSearchParams(request.query).get('token') ?? undefined : undefined)
@@ -70,6 +66,10 @@ export class ControlDispatcher {
   /** The dashboard page, its sections as one fragment, or its live event stream; the journal filter comes from the query. */
   async #dashboard(request: EmulatorRequest, token: string | undefined): Promise<EmulatorResponse> {
     const host = this.host
+    const [{ dashboardEvents, dashboardFragment, dashboardPage, parseJournalFilter }, { pageHeaders }] = await Promise.all([
+      import('../pages/dashboard.js'),
+      import('../pages/security.js'),
+    ])
     const query = parseQuery(request.query)
     const filter = parseJournalFilter(query)
     if (request.path === '/_emulator/dashboard/events') return dashboardEvents(host, filter)

@@ -2,6 +2,7 @@ import { parse as parseModule, type ParseError, type ParserOptions } from '@babe
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncParseError, type ParseOptions } from 'jsonc-parser'
 import { fail } from '../core/errors.js'
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
+import { lineColumn } from '../core/text-position.js'
 import { SLIDE_FILE_NAMES, type PartialSlideFiles, type SlideFileName } from '../schemas/index.js'
 
 /**
@@ -40,24 +41,7 @@ export function formatProblem(problem: SlideFileProblem): string {
   return `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`
 }
 
-/**
- * The 1-based line and column of `offset` in `text`. `\n`, `\r\n` and a
- * lone `\r` each end a line (what both JSON and JavaScript count as line
- * breaks, apart from JavaScript's U+2028/U+2029).
- */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const end = Math.max(0, Math.min(offset, text.length))
-  let line = 1
-  let lineStart = 0
-  for (let i = 0; i < end; i++) {
-    const code = text.charCodeAt(i)
-    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
-      line++
-      lineStart = i + 1
-    }
-  }
-  return { line, column: end - lineStart + 1 }
-}
+export { lineColumn }
 
 /* ------------------------------------------------------------------ TSX */
 

@@ -8,9 +8,8 @@
 import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { fail } from '../core/errors.js'
 import { DASHBOARD_JS, VIEWER_JS } from './client/bundle.generated.js'
+import { ASSET_PREFIX, type AssetName } from './paths.js'
 import { PAGES_CSS } from './styles.js'
-
-export const ASSET_PREFIX = '/_emulator/assets/'
 
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><rect x="6" y="8" width="20" height="13" rx="2" fill="#fff"/><rect x="9" y="11" width="9" height="2" rx="1" fill="#1d4ed8"/><rect x="9" y="15" width="13" height="1.6" rx=".8" fill="#93c5fd"/><path d="M16 21v4m-4 0h8" stroke="#fff" stroke-width="2" stroke-linecap="round"/></svg>`
 
@@ -19,22 +18,10 @@ const ASSETS = {
   'viewer.js': { type: 'text/javascript; charset=utf-8', body: VIEWER_JS },
   'dashboard.js': { type: 'text/javascript; charset=utf-8', body: DASHBOARD_JS },
   'favicon.svg': { type: 'image/svg+xml', body: FAVICON },
-} as const
-
-export type AssetName = keyof typeof ASSETS
-
-/** The path of an asset. */
-export function assetUrl(name: AssetName): string {
-  return `${ASSET_PREFIX}${name}`
-}
+} as const satisfies Record<AssetName, { type: string; body: string }>
 
 function isAssetName(name: string): name is AssetName {
   return Object.hasOwn(ASSETS, name)
-}
-
-/** True for the path of a known asset (served without the admin token). */
-export function isAssetPath(path: string): boolean {
-  return path.startsWith(ASSET_PREFIX) && isAssetName(path.slice(ASSET_PREFIX.length))
 }
 
 /** FNV-1a over the text: a cheap, stable validator for `ETag` (not a security hash). */

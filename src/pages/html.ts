@@ -5,9 +5,9 @@
  */
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import { safeParse } from '../core/validation.js'
-import { z } from 'zod'
+import * as z from 'zod'
 import { CONTENT_BLOCK_TYPES, ContentBlock, SLIDE_ALIGNMENTS, SlideControl, SlideControls, type SlideFiles } from '../schemas/index.js'
-import { assetUrl, type AssetName } from './assets.js'
+import { assetUrl, type AssetName } from './paths.js'
 import type { DeckTheme } from './theme.js'
 
 /** Escapes text for HTML element content and attribute values. */

@@ -22,11 +22,6 @@ export interface PageHost {
   onChange(listener: (change: Change<unknown> | { table: '*' }) => void): () => void
 }
 
-/** True for the paths the pages serve: `/editor/…` and `/sites/…`. */
-export function isPagePath(path: string): boolean {
-  return path.startsWith('/editor/') || path.startsWith('/sites/')
-}
-
 /** How long the editor's stream waits after a change before it renders, so a burst of changes is one update. */
 const COALESCE_MS = 25
 

@@ -17,18 +17,36 @@ export function objectFor<Shape extends z.core.$ZodLooseShape>(
   return strictness === 'request' ? z.strictObject(shape) : z.object(shape)
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/
 
-/** Whether `text` is an RFC 3339 date-time (`2026-01-01T00:00:00Z`, any offset, optional fraction, leap second). */
+/** The two-digit number at `at` in `text` (both characters known to be digits). */
+function twoDigits(text: string, at: number): number {
+  return (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48
+}
+
+/** Days in `month` (1-12) of `year`, as `Date.UTC` counts them: years 0-99 are read as 1900-1999. */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+  const y = year <= 99 ? year + 1900 : year
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28
+}
+
+/**
+ * Whether `text` is an RFC 3339 date-time (`2026-01-01T00:00:00Z`, any offset, optional fraction, leap second).
+ * The shape is one regular expression test; the fields are then read by position, without a match
+ * array or a `Date` (a state document has hundreds of thousands of dates).
+ */
 export function isRfc3339DateTime(text: string): boolean {
-  const match = RFC3339.exec(text)
-  if (match === null) return false
-  const [, year, month, day, hour, minute, second, offsetHour, offsetMinute] = match.map(Number) as number[]
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate()
+  if (!RFC3339.test(text)) return false
+  const year = twoDigits(text, 0) * 100 + twoDigits(text, 2)
+  const month = twoDigits(text, 5)
+  const day = twoDigits(text, 8)
+  const last = text.charCodeAt(text.length - 1)
+  const zulu = last === 0x5a /* Z */ || last === 0x7a /* z */
   return (
-    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth &&
-    hour! <= 23 && minute! <= 59 && second! <= 60 &&
-    (Number.isNaN(offsetHour) || (offsetHour! <= 23 && offsetMinute! <= 59))
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
+    twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 60 &&
+    (zulu || (twoDigits(text, text.length - 5) <= 23 && twoDigits(text, text.length - 2) <= 59))
   )
 }
 

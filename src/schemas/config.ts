@@ -124,7 +124,8 @@ export const PROJECT_CONFIG_KEYS = Object.keys(ProjectConfig.shape) as Array<
   keyof ProjectConfig
 >
 
-export const Theme = theme('request')
+// The request variants inside ProjectConfig, not built a second time.
+export const Theme = ProjectConfig.shape.theme.unwrap()
 export type Theme = z.infer<typeof Theme>
-export const Tokens = tokens('request')
+export const Tokens = ProjectConfig.shape.tokens.unwrap()
 export type Tokens = z.infer<typeof Tokens>

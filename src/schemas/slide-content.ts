@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * The conventions of `slide.content.json`: what the emulator's generator

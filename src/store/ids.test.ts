@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createIdFactory, hashToken, slugify } from './ids.js'
 
@@ -41,5 +42,23 @@ describe('slugify', () => {
     ['x'.repeat(60), 'x'.repeat(40)],
   ])('%s → %s', (name, slug) => {
     expect(slugify(name)).toBe(slug)
+  })
+})
+
+describe('slugify on any name', () => {
+  it('gives what decomposing every name first gives, for ASCII names (which skip it) and all others', () => {
+    const reference = (name: string, maxLength = 40) => {
+      const slug = name
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, maxLength)
+        .replace(/-+$/g, '')
+      return slug.length > 0 ? slug : 'project'
+    }
+    const names = fc.oneof(fc.string({ unit: 'binary-ascii' }), fc.string({ unit: 'grapheme' }), fc.constantFrom('Crème Brûlée Q3', 'ﬁnal ＤＥＣＫ', 'Ⅻ plans', 'İstanbul'))
+    fc.assert(fc.property(names, (name) => slugify(name) === reference(name)), { numRuns: 5_000 })
   })
 })

@@ -60,20 +60,25 @@ export type IdFactory = (prefix: string, length?: number) => string
  * characters (about 82 bits), so collisions are not a practical concern.
  */
 export function createIdFactory(seed: number, sequence: Sequence): IdFactory {
+  /** The character codes of `<prefix>_`, by prefix (a world uses a dozen prefixes, a build of one hundreds of thousands of ids). */
+  const heads = new Map<string, number[]>()
   return (prefix, length = 16) => {
     sequence.value += 1
+    let head = heads.get(prefix)
+    if (head === undefined) heads.set(prefix, (head = Array.from(`${prefix}_`, (char) => char.charCodeAt(0))))
     // Built as one flat string (ids are hashed as map keys at once).
-    const codes = Array.from(`${prefix}_`, (char) => char.charCodeAt(0))
+    const codes = head.slice()
     pushToken(codes, `${seed}:${prefix}:${sequence.value}`, length, seed)
     return String.fromCharCode(...codes)
   }
 }
 
+const NON_ASCII = /[^\x00-\x7f]/
+
 /** A lowercase URL slug of `name`: `"Q3 Review!"` → `"q3-review"`. */
 export function slugify(name: string, maxLength = 40): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Decomposing and dropping accents changes nothing in ASCII text: most names skip it.
+  const slug = (NON_ASCII.test(name) ? name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : name)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

@@ -1,9 +1,9 @@
 import type { ProjectRecord } from './records.js'
-import type { StateDocument } from './world.js'
-import { TABLE_NAMES } from './world.js'
+import type { StateDocument, World } from './world.js'
+import { placementKey, TABLE_NAMES } from './world.js'
 
-/** Where a project is served (a hostname and a path): two projects cannot share one. */
-function placementKey(placement: ProjectRecord['placement']): string {
+/** Where a project is served (a hostname and a path), as a problem names it: two projects cannot share one. */
+function placementLabel(placement: ProjectRecord['placement']): string {
   return placement.type === 'subdomain'
     ? `subdomain ${placement.subdomainId} ${placement.path}`
     : `domain ${placement.domainId} ${placement.path}`
@@ -15,86 +15,131 @@ function placementKey(placement: ProjectRecord['placement']): string {
  * record), references to records that do not exist, and versions referred
  * to by a project (or publication) other than their own. An empty list
  * means the document can be loaded.
+ *
+ * `loaded`, a world built from this very document (`World.fromState`, which
+ * refuses duplicate ids), spares indexing it again: its tables hold the ids,
+ * and its unique indexes, when they hold as many values as there are
+ * records, prove those values unique. Only a count that differs is looked
+ * into, to name the duplicates.
  */
-export function integrityProblems(doc: StateDocument): string[] {
+export function integrityProblems(doc: StateDocument, loaded?: World): string[] {
   const problems: string[] = []
-  const ids = {} as Record<(typeof TABLE_NAMES)[number], Set<string>>
+  const world = loaded !== undefined && TABLE_NAMES.every((name) => loaded.table(name).size === doc[name].length) ? loaded : undefined
+  const ids = {} as Record<(typeof TABLE_NAMES)[number], { has(id: string): boolean }>
   for (const name of TABLE_NAMES) {
+    if (world !== undefined) {
+      const table = world.table(name)
+      ids[name] = { has: (id) => table.get(id) !== undefined }
+      continue
+    }
     const seen = new Set<string>()
-    doc[name].forEach((record, index) => {
-      if (seen.has(record.id)) problems.push(`${name}[${index}].id: duplicate id "${record.id}"`)
-      seen.add(record.id)
-    })
+    const records = doc[name]
+    for (let index = 0; index < records.length; index++) {
+      const id = records[index]!.id
+      if (seen.has(id)) problems.push(`${name}[${index}].id: duplicate id "${id}"`)
+      seen.add(id)
+    }
     ids[name] = seen
   }
-  const unique = (table: string, values: string[], field: string) => {
+  const counts = world?.uniqueValueCounts()
+  const unique = <R>(
+    table: string,
+    records: readonly R[],
+    field: string,
+    keyOf: (record: R) => string,
+    indexed?: number,
+    labelOf: (record: R) => string = keyOf,
+  ) => {
+    if (indexed === records.length) return
     const seen = new Set<string>()
-    values.forEach((value, index) => {
-      if (seen.has(value)) problems.push(`${table}[${index}].${field}: duplicate value "${value}"`)
-      seen.add(value)
-    })
-  }
-  unique('teams', doc.teams.map((t) => t.slug), 'slug')
-  unique('memberships', doc.memberships.map((m) => `${m.userId}|${m.teamId}`), 'userId+teamId')
-  unique('apiKeys', doc.apiKeys.map((k) => k.key), 'key')
-  unique('projects', doc.projects.map((p) => p.slug), 'slug')
-  unique('projects', doc.projects.map((p) => placementKey(p.placement)), 'placement')
-  unique('subdomains', doc.subdomains.map((s) => s.subdomain), 'subdomain')
-  unique('domains', doc.domains.map((d) => d.hostname), 'hostname')
-  unique('publications', doc.publications.map((p) => p.projectId), 'projectId')
-
-  // Paths are built only for a problem: a valid document of 100,000 projects has over a million references.
-  const ref = (path: () => string, table: (typeof TABLE_NAMES)[number], id: string | null) => {
-    if (id !== null && !ids[table].has(id)) problems.push(`${path()}: no ${table} record "${id}"`)
-  }
-  /** A version that exists must be one of `projectId`'s versions. */
-  const projectOfVersion = new Map(doc.versions.map((v) => [v.id, v.projectId]))
-  const ownVersion = (path: () => string, projectId: string, versionId: string | null) => {
-    if (versionId === null) return
-    const owner = projectOfVersion.get(versionId)
-    if (owner !== undefined && owner !== projectId) {
-      problems.push(`${path()}: version "${versionId}" belongs to project "${owner}", not "${projectId}"`)
+    for (let index = 0; index < records.length; index++) {
+      const key = keyOf(records[index]!)
+      if (seen.has(key)) problems.push(`${table}[${index}].${field}: duplicate value "${labelOf(records[index]!)}"`)
+      seen.add(key)
     }
   }
+  unique('teams', doc.teams, 'slug', (t) => t.slug)
+  unique('memberships', doc.memberships, 'userId+teamId', (m) => `${m.userId}|${m.teamId}`)
+  unique('apiKeys', doc.apiKeys, 'key', (k) => k.key, counts?.apiKeyValues)
+  unique('projects', doc.projects, 'slug', (p) => p.slug, counts?.projectSlugs)
+  unique('projects', doc.projects, 'placement', (p) => placementKey(p.placement), counts?.projectPlacements, (p) => placementLabel(p.placement))
+  unique('subdomains', doc.subdomains, 'subdomain', (s) => s.subdomain, counts?.subdomainLabels)
+  unique('domains', doc.domains, 'hostname', (d) => d.hostname, counts?.domainHostnames)
+  unique('publications', doc.publications, 'projectId', (p) => p.projectId, counts?.publicationProjects)
+
+  // Paths are built only for a problem, and nothing is allocated per reference
+  // otherwise: a valid document of 100,000 projects has over a million of them.
+  /** Whether `id` (when not null) names a record of `table`; a problem otherwise. */
+  const ref = (table: (typeof TABLE_NAMES)[number], id: string | null, at: string, index: number, field: string): boolean => {
+    if (id === null || ids[table].has(id)) return true
+    problems.push(`${at}[${index}].${field}: no ${table} record "${id}"`)
+    return false
+  }
+  /** A version that exists must be one of `projectId`'s versions. */
+  let projectOfVersion: { get(versionId: string): string | undefined }
+  if (world !== undefined) {
+    projectOfVersion = { get: (versionId) => world.versions.get(versionId)?.projectId }
+  } else {
+    const owners = new Map<string, string>()
+    for (const version of doc.versions) owners.set(version.id, version.projectId)
+    projectOfVersion = owners
+  }
+  /** A problem when a version that exists (its project is `owner`) is not one of `projectId`'s versions. */
+  const ownVersion = (projectId: string, versionId: string | null, owner: string | undefined, at: string, index: number, field: string) => {
+    if (versionId !== null && owner !== undefined && owner !== projectId) {
+      problems.push(`${at}[${index}].${field}: version "${versionId}" belongs to project "${owner}", not "${projectId}"`)
+    }
+  }
+  /** The project of a version, undefined when there is no such version (or no version: null). */
+  const ownerOf = (versionId: string | null) => (versionId === null ? undefined : projectOfVersion.get(versionId))
+  /** A reference to a version, by its owner as `ownerOf` found it (one lookup serves both checks). */
+  const versionRef = (versionId: string | null, owner: string | undefined, at: string, index: number, field: string) => {
+    if (versionId !== null && owner === undefined) problems.push(`${at}[${index}].${field}: no versions record "${versionId}"`)
+  }
   const members = new Set(doc.memberships.map((m) => `${m.userId}|${m.teamId}`))
-  doc.teams.forEach((t, i) => ref(() => `teams[${i}].personalOf`, 'users', t.personalOf))
+  doc.teams.forEach((t, i) => ref('users', t.personalOf, 'teams', i, 'personalOf'))
   doc.memberships.forEach((m, i) => {
-    ref(() => `memberships[${i}].userId`, 'users', m.userId)
-    ref(() => `memberships[${i}].teamId`, 'teams', m.teamId)
+    ref('users', m.userId, 'memberships', i, 'userId')
+    ref('teams', m.teamId, 'memberships', i, 'teamId')
   })
   doc.apiKeys.forEach((k, i) => {
-    ref(() => `apiKeys[${i}].userId`, 'users', k.userId)
-    ref(() => `apiKeys[${i}].teamId`, 'teams', k.teamId)
+    ref('users', k.userId, 'apiKeys', i, 'userId')
+    ref('teams', k.teamId, 'apiKeys', i, 'teamId')
     if (!members.has(`${k.userId}|${k.teamId}`)) problems.push(`apiKeys[${i}]: user "${k.userId}" is not a member of team "${k.teamId}"`)
   })
-  doc.subdomains.forEach((s, i) => ref(() => `subdomains[${i}].teamId`, 'teams', s.teamId))
-  doc.domains.forEach((d, i) => ref(() => `domains[${i}].teamId`, 'teams', d.teamId))
-  doc.projects.forEach((p, i) => {
-    ref(() => `projects[${i}].teamId`, 'teams', p.teamId)
-    ref(() => `projects[${i}].createdBy`, 'users', p.createdBy)
-    ref(() => `projects[${i}].subdomainId`, 'subdomains', p.subdomainId)
-    ref(() => `projects[${i}].latestVersionId`, 'versions', p.latestVersionId)
-    ref(() => `projects[${i}].publishedVersionId`, 'versions', p.publishedVersionId)
-    ownVersion(() => `projects[${i}].latestVersionId`, p.id, p.latestVersionId)
-    ownVersion(() => `projects[${i}].publishedVersionId`, p.id, p.publishedVersionId)
-    if (p.placement.type === 'subdomain') ref(() => `projects[${i}].placement.subdomainId`, 'subdomains', p.placement.subdomainId)
-    else ref(() => `projects[${i}].placement.domainId`, 'domains', p.placement.domainId)
-    p.collaborators.forEach((u, j) => ref(() => `projects[${i}].collaborators[${j}]`, 'users', u))
-  })
-  doc.versions.forEach((v, i) => ref(() => `versions[${i}].projectId`, 'projects', v.projectId))
-  doc.slides.forEach((s, i) => ref(() => `slides[${i}].projectId`, 'projects', s.projectId))
-  doc.templates.forEach((t, i) => ref(() => `templates[${i}].teamId`, 'teams', t.teamId))
+  for (let i = 0; i < doc.subdomains.length; i++) ref('teams', doc.subdomains[i]!.teamId, 'subdomains', i, 'teamId')
+  doc.domains.forEach((d, i) => ref('teams', d.teamId, 'domains', i, 'teamId'))
+  for (let i = 0; i < doc.projects.length; i++) {
+    const p = doc.projects[i]!
+    ref('teams', p.teamId, 'projects', i, 'teamId')
+    ref('users', p.createdBy, 'projects', i, 'createdBy')
+    const ownSubdomain = ref('subdomains', p.subdomainId, 'projects', i, 'subdomainId')
+    const latestOwner = ownerOf(p.latestVersionId)
+    const publishedOwner = ownerOf(p.publishedVersionId)
+    versionRef(p.latestVersionId, latestOwner, 'projects', i, 'latestVersionId')
+    versionRef(p.publishedVersionId, publishedOwner, 'projects', i, 'publishedVersionId')
+    ownVersion(p.id, p.latestVersionId, latestOwner, 'projects', i, 'latestVersionId')
+    ownVersion(p.id, p.publishedVersionId, publishedOwner, 'projects', i, 'publishedVersionId')
+    if (p.placement.type === 'domain') ref('domains', p.placement.domainId, 'projects', i, 'placement.domainId')
+    // Most projects are placed on their own subdomain, found just above.
+    else if (!(ownSubdomain && p.placement.subdomainId === p.subdomainId)) ref('subdomains', p.placement.subdomainId, 'projects', i, 'placement.subdomainId')
+    for (let j = 0; j < p.collaborators.length; j++) ref('users', p.collaborators[j]!, 'projects', i, `collaborators[${j}]`)
+  }
+  for (let i = 0; i < doc.versions.length; i++) ref('projects', doc.versions[i]!.projectId, 'versions', i, 'projectId')
+  doc.slides.forEach((s, i) => ref('projects', s.projectId, 'slides', i, 'projectId'))
+  doc.templates.forEach((t, i) => ref('teams', t.teamId, 'templates', i, 'teamId'))
   doc.jobs.forEach((j, i) => {
-    ref(() => `jobs[${i}].teamId`, 'teams', j.teamId)
-    ref(() => `jobs[${i}].userId`, 'users', j.userId)
-    ref(() => `jobs[${i}].keyId`, 'apiKeys', j.keyId)
-    ref(() => `jobs[${i}].projectId`, 'projects', j.projectId)
-    ref(() => `jobs[${i}].templateId`, 'templates', j.templateId)
+    ref('teams', j.teamId, 'jobs', i, 'teamId')
+    ref('users', j.userId, 'jobs', i, 'userId')
+    ref('apiKeys', j.keyId, 'jobs', i, 'keyId')
+    ref('projects', j.projectId, 'jobs', i, 'projectId')
+    ref('templates', j.templateId, 'jobs', i, 'templateId')
   })
   doc.publications.forEach((p, i) => {
-    ref(() => `publications[${i}].projectId`, 'projects', p.projectId)
-    ref(() => `publications[${i}].versionId`, 'versions', p.versionId)
-    ownVersion(() => `publications[${i}].versionId`, p.projectId, p.versionId)
+    ref('projects', p.projectId, 'publications', i, 'projectId')
+    const owner = ownerOf(p.versionId)
+    versionRef(p.versionId, owner, 'publications', i, 'versionId')
+    ownVersion(p.projectId, p.versionId, owner, 'publications', i, 'versionId')
   })
   return problems
 }

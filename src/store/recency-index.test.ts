@@ -18,6 +18,39 @@ describe('RecencyIndex', () => {
     expect([...index.after(key('3', 'a'))].map((k) => k.at)).toEqual([key('2', 'a').at, key('1', 'a').at])
   })
 
+  it('built at once from unsorted keys (a world loaded as a whole), holds and seeks what one-by-one inserts do, and keeps working after', () => {
+    let seed = 7
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    // Dates as the emulator writes them (compared by their digits), then some as a state document may hold them (compared as texts).
+    const canonical = Array.from({ length: 3_000 }, (_, i) => ({
+      at: `202${Math.floor(random() * 10)}-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 10)}T0${Math.floor(random() * 10)}:00:0${i % 3}.${i % 7}00Z`,
+      id: `prj_${Math.floor(random() * 1e9).toString(36)}_${i % 2_500}`,
+    }))
+    const mixed = canonical.map((k, i) => (i % 97 === 0 ? { ...k, at: k.at.replace('.', ',').replace('Z', '+02:00') } : k))
+    for (const keys of [canonical, mixed]) expectSameAsInserts(keys)
+    expect([...RecencyIndex.of([]).after()]).toEqual([])
+  })
+
+  function expectSameAsInserts(keys: RecencyKey[]) {
+    const inserted = new RecencyIndex()
+    for (const k of keys) inserted.insert(k)
+    const built = RecencyIndex.of(keys.map((k) => ({ ...k })))
+    expect(built.size).toBe(inserted.size)
+    expect([...built.after()]).toEqual([...inserted.after()])
+    for (const cursor of [keys[0]!, keys[1_500]!, key('5', 'm'), key('9', 'z')]) {
+      expect([...built.after(cursor)]).toEqual([...inserted.after(cursor)])
+    }
+    for (const k of keys.slice(0, 1_000)) {
+      built.remove(k)
+      inserted.remove(k)
+    }
+    for (const k of [key('9', 'n'), key('1', 'n')]) {
+      built.insert(k)
+      inserted.insert(k)
+    }
+    expect([...built.after()]).toEqual([...inserted.after()])
+  }
+
   it('removes only an exact key', () => {
     const index = new RecencyIndex()
     index.insert(key('1', 'a'))

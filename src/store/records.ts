@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { SLIDE_DESIGNS } from '../content/slides.js'
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
-import { lineColumn } from '../model/slide-validation.js'
+import { lineColumn } from '../core/text-position.js'
 import { DateTime, JOB_STATUSES, MODELS, ProjectConfig } from '../schemas/index.js'
 
 /**

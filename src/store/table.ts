@@ -108,14 +108,17 @@ export class Table<T extends { id: string }> {
   /**
    * Stores records that were already validated, without checking them
    * again: a state document parsed as a whole, or a world the build
-   * validated. Ids must be new.
+   * validated. Ids must be new: an id already there throws, and leaves the
+   * table for the caller to discard (`World.fromState` drops its world).
    */
   load(records: Iterable<T>): void {
+    const stored = this.#records
     for (const record of records) {
-      if (this.#records.has(record.id)) {
-        throw new Error(`${this.name}: a record with id "${record.id}" already exists`)
-      }
-      this.#records.set(record.id, record)
+      // One lookup, not two: an id already there leaves the count as it was (and the
+      // table unusable: a caller that gets this error discards the world it was loading).
+      const count = stored.size
+      stored.set(record.id, record)
+      if (stored.size === count) throw new Error(`${this.name}: a record with id "${record.id}" already exists`)
       this.#emit(undefined, record)
     }
   }
