@@ -5,7 +5,7 @@ import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
 import { Faults } from './core/faults.js'
 import { Journal } from './core/journal.js'
 import { Mutex } from './core/mutex.js'
-import { OriginGuard } from './core/web-guard.js'
+import { OriginGuard, preflight } from './core/web-guard.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { ControlPlane } from './control/control-plane.js'
 import type { ControlDispatcher } from './control/dispatch.js'
@@ -26,16 +26,6 @@ const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers':
     'x-service-error-code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, x-request-id',
-}
-
-const PREFLIGHT: EmulatorResponse = {
-  status: 204,
-  headers: {
-    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    'access-control-allow-headers': 'authorization, content-type',
-    'access-control-max-age': '600',
-  },
-  body: null,
 }
 
 /**
@@ -264,7 +254,7 @@ export class Emulator {
     }
     const response =
       request.method === 'OPTIONS'
-        ? { ...PREFLIGHT, headers: { ...PREFLIGHT.headers } }
+        ? preflight()
         : path === '/v1' || path.startsWith('/v1/')
           ? await this.#api.handle(request)
           : path === OPENAPI_PATH

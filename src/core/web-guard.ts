@@ -119,15 +119,7 @@ export class OriginGuard {
     if (!this.#allowed(origin)) {
       return FORBIDDEN(`the emulator's control plane and pages grant no CORS to ${origin ?? 'this origin'}; allow it with --allowed-origin`).toResponse()
     }
-    return {
-      status: 204,
-      headers: {
-        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type',
-        'access-control-max-age': '600',
-      },
-      body: null,
-    }
+    return preflight()
   }
 
   /** CORS headers of an answer: the origin echoed when it is allowed, none otherwise. */
@@ -135,5 +127,18 @@ export class OriginGuard {
     const origin = request.headers.origin
     if (!this.#allowed(origin)) return { vary: 'Origin' }
     return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSED, vary: 'Origin' }
+  }
+}
+
+/** The answer to an allowed CORS preflight (a fresh object: callers may add headers). */
+export function preflight(): EmulatorResponse {
+  return {
+    status: 204,
+    headers: {
+      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-max-age': '600',
+    },
+    body: null,
   }
 }
