@@ -6,22 +6,7 @@
  * script, no style attribute (styles change through CSSOM only).
  */
 
-interface SlideView {
-  id: string
-  name: string
-  frame: string
-  thumb: string
-}
-
-interface DeckView {
-  title: string
-  name: string
-  meta: string
-  notice: string
-  empty: string
-  css: string
-  slides: SlideView[]
-}
+import type { DeckView } from '../viewer.js'
 
 const root = document.documentElement
 root.classList.add('js')
