@@ -25,12 +25,13 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'esbuild'
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
-import { pickDefinitions } from '../src/content/faker-en.js'
+import { FAKER_MODULES, pickDefinitions } from '../src/content/faker-en.js'
 import { buildWorld } from '../src/fixtures/build.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from '../src/fixtures/load.js'
 import { packWorld, unpackWorld } from '../src/fixtures/packed-world.js'
 import { DEFAULT_SEED } from '../src/fixtures/seeded-world.js'
 import { describeIssues } from '../src/core/validation.js'
+import { TSX_PARSER_PLUGINS } from '../src/model/slide-validation.js'
 import { integrityProblems } from '../src/store/integrity.js'
 import { StateDocument } from '../src/store/world.js'
 import { isDeepStrictEqual } from 'node:util'
@@ -80,6 +81,71 @@ const fakerSubset: Plugin = {
   },
 }
 
+// Babel's parser mixes a syntax plugin into its parser class only when a
+// parse asks for it, from one table of all of them (ESTree, JSX, Flow,
+// TypeScript, V8 intrinsics, placeholders). `slide.tsx` is parsed with
+// TypeScript and JSX only: the table keeps just those, so the bundles leave
+// out the others' code (Flow's is the largest: about 60 KB minified, 14 KB
+// gzipped in all). The parser is otherwise Babel's own, messages included.
+// The build fails if the table is not found, rather than bundle it whole.
+const babelParser = /[\\/]node_modules[\\/]@babel[\\/]parser[\\/]lib[\\/]index\.js$/
+const tsxSyntaxOnly: Plugin = {
+  name: 'babel-parser-tsx-syntax-only',
+  setup(b) {
+    b.onLoad({ filter: babelParser }, async (args) => {
+      const source = await readFile(args.path, 'utf8')
+      const table = /\nconst mixinPlugins = \{\n((?:  \w+,?\n)+)\};\n/
+      const found = table.exec(source)
+      const names = found?.[1]!.split(/[\s,]+/).filter(Boolean) ?? []
+      const missing = TSX_PARSER_PLUGINS.filter((name) => !names.includes(name))
+      if (found === null || missing.length > 0) throw new Error(`@babel/parser: its table of syntax plugins (mixinPlugins) was not found${missing.length > 0 ? ` with ${missing.join(', ')}` : ''}; update scripts/build.ts`)
+      const kept = names.filter((name) => (TSX_PARSER_PLUGINS as readonly string[]).includes(name))
+      return { contents: source.replace(table, `\nconst mixinPlugins = { ${kept.join(', ')} };\n`), loader: 'js' }
+    })
+  },
+}
+
+// faker's Faker class builds every one of its modules (airline, animal,
+// book, …) when it is created. The content uses a few (`FAKER_MODULES`);
+// the others are left unset in the bundles, so their code is left out
+// (about 30 KB minified, 7 KB gzipped). What each kept module draws is
+// unchanged: the same code on the same random stream (test/package.test.ts
+// compares the bundle's worlds and generated content with the sources'). The
+// build fails if the class is not found, or if a kept module is not built.
+const fakerDist = /[\\/]node_modules[\\/]@faker-js[\\/]faker[\\/]dist[\\/][^\\/]+\.js$/
+const fakerUsedModules: Plugin = {
+  name: 'faker-used-modules',
+  setup(b) {
+    let loaded = false
+    let trimmedOnce = false
+    b.onEnd(() => ({
+      errors: loaded && !trimmedOnce ? [{ text: '@faker-js/faker: the class that builds its modules was not found; update scripts/build.ts' }] : [],
+    }))
+    b.onLoad({ filter: fakerDist }, async (args) => {
+      loaded = true
+      const source = await readFile(args.path, 'utf8')
+      // The class that builds the locale modules, as class fields: `airline=new X(this);animal=new Y(this);…`.
+      const fields = /\bairline=new [\w$]+\(this\);(?:[a-z]+=new [\w$]+\(this\);)+/.exec(source)
+      if (fields === null) return undefined
+      const moduleField = /\b([a-z]+)=new [\w$]+\(this\);/g
+      // Some (number, string, datatype) are built by its base class, SimpleFaker.
+      const built = new Set([...source.matchAll(moduleField)].map((match) => match[1]!))
+      const missing = FAKER_MODULES.filter((name) => !built.has(name))
+      if (missing.length > 0) throw new Error(`@faker-js/faker: no ${missing.join(', ')} module is built; update scripts/build.ts`)
+      const kept = new Set<string>(FAKER_MODULES)
+      let left = 0
+      const trimmed = fields[0].replace(moduleField, (field, name: string) => {
+        if (kept.has(name)) return field
+        left++
+        return `${name}=void 0;`
+      })
+      if (left < 10) throw new Error(`@faker-js/faker: only ${left} modules were left out; update scripts/build.ts`)
+      trimmedOnce = true
+      return { contents: source.slice(0, fields.index) + trimmed + source.slice(fields.index + fields[0].length), loader: 'js' }
+    })
+  },
+}
+
 // Every module loaded on first use (the pages, the control plane's HTTP
 // side, the slide parsers, faker; in Node the server) also imports what the
 // entries load at start (the Node server: the emulator's composition root),
@@ -115,7 +181,7 @@ const common = {
   mainFields: ['module', 'main'],
   external: ['zod', 'msw', 'msw/*', 'vitest'],
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [defaultWorld, fakerSubset, lazyModulesShareOneChunk],
+  plugins: [defaultWorld, fakerSubset, fakerUsedModules, tsxSyntaxOnly, lazyModulesShareOneChunk],
   legalComments: 'none',
   logLevel: 'warning',
 } as const

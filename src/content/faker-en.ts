@@ -16,6 +16,13 @@ export const FAKER_DEFINITIONS = {
   person: ['first_name', 'last_name', 'last_name_pattern', 'name', 'prefix', 'suffix'],
 } as const
 
+/**
+ * The faker modules the emulator's content calls (directly, or through
+ * another of these: `internet.email` draws a person's name). The package's
+ * bundles build only these (`scripts/build.ts`); the sources use faker whole.
+ */
+export const FAKER_MODULES = ['color', 'company', 'datatype', 'helpers', 'internet', 'lorem', 'number', 'person', 'string'] as const
+
 /** The entries of `FAKER_DEFINITIONS`, taken from a locale's definitions. */
 export function pickDefinitions(raw: Record<string, unknown>): Record<string, unknown> {
   const picked: Record<string, unknown> = {}
