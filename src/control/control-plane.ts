@@ -14,7 +14,8 @@ import type { JobStatusResponse } from '../schemas/index.js'
 import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
 import type { JobRecord, TeamRecord } from '../store/records.js'
-import { StateDocument, World } from '../store/world.js'
+import { stateSchema } from '../store/state-schema.js'
+import { World, type StateDocument } from '../store/world.js'
 import { VERSION } from '../version.js'
 import {
   AddCollaboratorRequest,
@@ -141,8 +142,8 @@ export class ControlPlane {
     // The schema has no open-ended part (a test checks it), so it never recurses into what it refuses, and
     // a document it accepts is nested no deeper than the schema itself, well within the bound. The bound is
     // looked at only for a document the schema refuses, and named first then; a valid 137 MB document is not
-    // walked a second time.
-    const result = safeParse(StateDocument, input)
+    // walked a second time. (In Node, the schema is zod's compiled clone of `StateDocument`: same answers.)
+    const result = safeParse(stateSchema(), input)
     if (!result.success) {
       const tooDeep = valueDepthExceeded(input)
       if (tooDeep !== undefined) throw fail.validation(`not a valid state document: ${tooDeep}: nested deeper than ${MAX_JSON_DEPTH} levels`)
