@@ -15,7 +15,7 @@ import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
 import type { JobRecord, TeamRecord } from '../store/records.js'
 import { stateSchema } from '../store/state-schema.js'
-import { World, type StateDocument } from '../store/world.js'
+import { STATE_FORMAT, TABLE_NAMES, World, type StateDocument } from '../store/world.js'
 import { VERSION } from '../version.js'
 import {
   AddCollaboratorRequest,
@@ -395,11 +395,11 @@ function listProblems(problems: string[]): string {
   return `${problems.slice(0, 10).join('; ')}${more}`
 }
 
+/** The records of each table, counted from the tables (a whole-world document only to count them cost 300,000 copies at 100,000 projects). */
 function summary(world: World): StateSummary {
-  const doc = world.toState()
   const counts: Record<string, number> = {}
-  for (const [key, value] of Object.entries(doc)) if (Array.isArray(value)) counts[key] = value.length
-  return { format: doc.format, counts }
+  for (const name of TABLE_NAMES) counts[name] = world.table(name).size
+  return { format: STATE_FORMAT, counts }
 }
 
 async function insertTeam(
