@@ -16,6 +16,7 @@ import type { MswHttp } from './adapters/msw.js'
 import type { HttpServerOptions, RunningServer } from './node/http-server.js'
 import { buildEmulator, type PresentationEmulatorBase } from './presentation-emulator.js'
 import type { EmulatorOptions } from './emulator.js'
+import './node/compiled-state-schema.js'
 
 /** One independent emulated service and every way into it, `listen` included. */
 export interface PresentationEmulator extends PresentationEmulatorBase {

@@ -65,7 +65,7 @@ export class WebStoragePersistence {
     const text = this.storage.getItem(this.key)
     if (text !== null) {
       try {
-        await this.emulator.control.putState(JSON.parse(text))
+        await this.emulator.control.putState(JSON.parse(text), { adopt: true })
       } catch (error) {
         const reason = error instanceof ServiceError ? (error.hint ?? error.error) : (error as Error).message
         this.onError(new Error(`the state saved under "${this.key}" cannot be loaded (${reason}); starting from the seeded world`))

@@ -238,6 +238,7 @@ async function launch(
     import('../node/http-server.js'),
     flags.state === undefined ? undefined : import('../node/state-file.js'),
     import('../fixtures/load.js'),
+    import('../node/compiled-state-schema.js'),
   ])
   const emulator = new Emulator({
     seed: flags.seed,

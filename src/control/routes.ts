@@ -41,7 +41,7 @@ export function controlRoutes(): RouteTable<ControlRoute> {
     .add('GET', '/_emulator/health', route(200, (c) => c.health()))
     .add('POST', '/_emulator/reset', route(200, (c) => c.reset()))
     .add('GET', '/_emulator/state', route(200, (c) => c.getState()))
-    .add('PUT', '/_emulator/state', withBody(200, (c, { body }) => c.putState(body), MAX_STATE_BODY_BYTES))
+    .add('PUT', '/_emulator/state', withBody(200, (c, { body }) => c.putState(body, { adopt: true }), MAX_STATE_BODY_BYTES))
     .add('POST', '/_emulator/accounts', withBody(201, (c, { body }) => c.createAccount(asObject(body) as never)))
     .add('POST', '/_emulator/teams', withBody(201, (c, { body }) => c.createTeam(asObject(body) as never)))
     .add('POST', '/_emulator/keys', withBody(201, (c, { body }) => c.createKey(asObject(body) as never)))

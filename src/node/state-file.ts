@@ -95,7 +95,7 @@ export class StateFile {
       throw new StateFileError(`state file ${this.path} is not valid JSON (${(error as Error).message})`)
     }
     try {
-      await this.emulator.control.putState(doc)
+      await this.emulator.control.putState(doc, { adopt: true })
     } catch (error) {
       const reason = error instanceof ServiceError ? (error.hint ?? error.error) : (error as Error).message
       throw new StateFileError(`state file ${this.path} cannot be loaded: ${reason}`)
