@@ -193,7 +193,8 @@ describe('generation timing', () => {
   })
 
   it('completes on a real clock by its own timer, with no request at all', async () => {
-    // 240 s × 0.00005 ≈ 12 ms: the timer, not a read, must finish it.
+    // 240 s × 0.00005 ≈ 12 ms: the timer, not a read, must finish it. The wait is long
+    // because the first completion loads faker, which a loaded CI machine can make slow.
     const emulator = createEmulator({ clock: 'real', timeScale: 0.00005, rateLimit: 0 })
     const response = await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
       method: 'POST',
@@ -201,7 +202,7 @@ describe('generation timing', () => {
       body: JSON.stringify({ prompt: 'Timer' }),
     })
     const { jobId } = (await response.json()) as { jobId: string }
-    await vi.waitFor(() => expect(emulator.emulator.world.jobs.get(jobId)!.status).toBe('completed'), { timeout: 5000, interval: 10 })
+    await vi.waitFor(() => expect(emulator.emulator.world.jobs.get(jobId)!.status).toBe('completed'), { timeout: 15_000, interval: 10 })
     await emulator.close()
   })
 
