@@ -1,9 +1,13 @@
-// A browser app whose API calls are answered by the emulator's handlers under msw's setupWorker.
+// A browser app whose API calls are answered by the emulator's handlers under msw's setupWorker,
+// started as the README's browser recipe does: the worker registers while the emulator loads.
 import { setupWorker } from 'msw/browser'
-import { createEmulator } from 'presentation-emulator'
 
-const emulator = createEmulator({ baseUrl: `${location.origin}/api/v1` })
-await setupWorker(...emulator.handlers).start({ quiet: true, onUnhandledRequest: 'bypass' })
+const worker = setupWorker()
+const [emulator] = await Promise.all([
+  import('presentation-emulator').then(({ createEmulator }) => createEmulator({ baseUrl: `${location.origin}/api/v1` })),
+  worker.start({ quiet: true, onUnhandledRequest: 'bypass' }),
+])
+worker.use(...emulator.handlers)
 const response = await fetch('/api/v1/projects', { headers: { authorization: 'Bearer pres_test_alice_acme' } })
 const body = await response.json()
 window.__firstAnswer = performance.now()
