@@ -204,6 +204,16 @@ describe('pages', () => {
     expect(failed).toContain('GPU on fire')
     expect(failed).not.toContain('This project has no slides yet')
   })
+
+  it('says "Generation failed" once when the job\'s own error starts with it (an emulator:fail prompt)', async () => {
+    const job = await (await api('POST', '/projects/generate', { prompt: 'emulator:fail please' }, 'pres_test_alice_acme')).json()
+    await emulator.control.advanceClock({ ms: 600_000 })
+    const status = await (await api('GET', `/projects/jobs/${job.jobId}`, undefined, 'pres_test_alice_acme')).json()
+    expect(status.error).toMatch(/^Generation failed: /)
+    const failed = (await page(`/editor/${job.projectSlug}`)).html
+    expect(failed).toContain('the prompt asked for a failure')
+    expect(failed).not.toMatch(/Generation failed:?(<\/[a-z0-9]+>|\s|<[^>]+>)*Generation failed/)
+  })
 })
 
 describe('page headers', () => {

@@ -28,6 +28,15 @@ function quoted(prompt: string): string {
   return `“${escapeHtml(text.length > 140 ? `${text.slice(0, 140)}…` : text)}”`
 }
 
+/**
+ * A job's error as the page words it after its own "Generation failed" heading:
+ * without a leading "Generation failed" of its own (the emulator's messages
+ * and many servers' start with it), so the page never says it twice.
+ */
+function failureReason(error: string | null | undefined): string {
+  return (error ?? '').replace(/^\s*generation failed\s*[:.\-–—]?\s*/i, '').trim()
+}
+
 /** The editor's view of a project: what the page shows and what each live update carries. */
 export function editorView(world: World, project: ProjectRecord, images: ImagePolicy): DeckView {
   const slides = world.slidesOf(project.id)
@@ -48,14 +57,16 @@ export function editorView(world: World, project: ProjectRecord, images: ImagePo
   if (job?.status === 'processing') {
     notice = `<div class="notice-bar notice-busy" role="status"><span class="spinner" aria-hidden="true"></span><span>Generating slides from ${quoted(job.prompt)}. This page updates when they are ready.</span></div>`
   } else if (job?.status === 'failed') {
-    notice = `<div class="notice-bar notice-error" role="alert" data-testid="generation-failed"><strong>Generation failed:</strong> <span>${escapeHtml(job.error ?? 'Generation failed')}</span> <span>The credit was refunded.</span></div>`
+    const reason = failureReason(job.error)
+    notice = `<div class="notice-bar notice-error" role="alert" data-testid="generation-failed"><strong>Generation failed${reason === '' ? '.' : ':'}</strong> ${reason === '' ? '' : `<span>${escapeHtml(reason)}</span> `}<span>The credit was refunded.</span></div>`
   }
 
   let empty: string
   if (job?.status === 'processing') {
     empty = `<div class="empty-card"><span class="spinner" aria-hidden="true"></span><h2>Generating your presentation…</h2><p>From ${quoted(job.prompt)}.</p><p>The slides appear here as soon as the job completes.</p></div>`
   } else if (job?.status === 'failed') {
-    empty = `<div class="empty-card failed" role="alert"><h2>Generation failed</h2><p>${escapeHtml(job.error ?? 'Generation failed')}</p><p>No slides were created, and the credit went back to the team.</p></div>`
+    const reason = failureReason(job.error)
+    empty = `<div class="empty-card failed" role="alert"><h2>Generation failed</h2>${reason === '' ? '' : `<p>${escapeHtml(reason)}</p>`}<p>No slides were created, and the credit went back to the team.</p></div>`
   } else {
     empty = `<div class="empty-card"><h2>This project has no slides yet.</h2><p>Add one with <code>POST /v1/projects/${escapeHtml(project.slug)}/slides</code>; it shows here at once.</p></div>`
   }
