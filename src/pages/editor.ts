@@ -51,7 +51,11 @@ export function editorView(world: World, project: ProjectRecord, images: ImagePo
       ? '<span class="chip" data-testid="publish-state">Unpublished</span>'
       : `<a class="chip chip-ok" data-testid="publish-state" href="${escapeHtml(sitePath(world, project))}" target="_blank" rel="noopener">Published ↗</a>`,
   )
-  if (version !== undefined) chips.push(`<span class="chip chip-muted" title="Latest version">v${version.number} · ${escapeHtml(version.name)}</span>`)
+  if (version !== undefined) {
+    // A long version name ("Updated slide …") is cut with an ellipsis; the title keeps it whole.
+    const label = `v${version.number} · ${version.name}`
+    chips.push(`<span class="chip chip-muted chip-version" title="Latest version: ${escapeHtml(label)}">${escapeHtml(label)}</span>`)
+  }
 
   let notice = ''
   if (job?.status === 'processing') {

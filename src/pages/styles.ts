@@ -42,7 +42,8 @@ body.viewer-page{height:100dvh;overflow:hidden}
 .brand svg{width:1.4rem;height:1.4rem}
 .deck-heading{display:flex;align-items:center;gap:.7rem;min-width:0;flex:1}
 .deck-heading h1{font-size:1.02rem;font-weight:650;margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;min-width:0}
-.chips{display:flex;gap:.4rem;align-items:center;flex-wrap:wrap}
+.chips{display:flex;gap:.4rem;align-items:center;flex-wrap:wrap;min-width:0}
+.chip-version{display:inline-block;max-width:100%;min-width:0;overflow:hidden;text-overflow:ellipsis}
 .topbar .chip{background:#1e293b;color:#cbd5e1}
 .topbar .chip-ok{background:#14532d;color:#dcfce7}
 .topbar .chip-busy{background:#1e3a8a;color:#dbeafe}

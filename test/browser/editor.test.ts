@@ -208,6 +208,12 @@ describe('the editor page in Chromium', () => {
     const { page } = await open('/editor/q3-business-review#slide-4', { phone: true })
     const width = await page.evaluate(() => document.documentElement.scrollWidth)
     expect(width).toBeLessThanOrEqual(390)
+    // A long version name in the header (a slide added with a long name) stays within the screen too.
+    await served.api('POST', '/projects/q3-business-review/slides', ACME, { name: 'Drive collaborative smart contracts across every region' })
+    await expect.poll(() => page.locator('.chip-version').textContent()).toContain('Drive collaborative smart contracts')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.goto(page.url())
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     const frame = page.locator('#stage .slide-frame.current')
     const box = (await frame.boundingBox())!
     expect(box.x).toBeGreaterThanOrEqual(0)
