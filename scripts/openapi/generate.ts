@@ -244,9 +244,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           'X-RateLimit-Remaining': { description: 'Requests left in the window', required: true, schema: { type: 'string' } },
           'X-RateLimit-Reset': { description: 'When the window resets', required: true, schema: { type: 'string' } },
           'Retry-After': {
-            description: 'Seconds to wait before retrying',
-            schema: { type: 'integer', minimum: 0 },
-            'x-emulator-choice': 'the emulator sends it on every 429',
+            description:
+              "HTTP's Retry-After (RFC 9110): seconds to wait, or an HTTP-date after which to retry. The spec does not show it; a client may use it when present.",
+            schema: {
+              anyOf: [
+                { type: 'integer', minimum: 0 },
+                { type: 'string', description: 'an HTTP-date (IMF-fixdate)', pattern: '^[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$' },
+              ],
+            },
+            'x-emulator-choice':
+              'the emulator sends it on every 429: whole seconds until the window ends on the real clock, and the HTTP-date "Thu, 01 Jan 1970 00:00:00 GMT" (retry now) on the manual clock, or a fault\'s retryAfter',
           } as never,
           'X-RateLimit-Limit-Emulator': {
             ...integerHeader('Requests allowed per window (emulator choice: sent on every authenticated response, an integer)'),

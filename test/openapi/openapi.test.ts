@@ -100,8 +100,15 @@ describe('live emulator responses against the document', () => {
     const valid = validate(JSON.parse(text))
     expect(valid, `${id} ${response.status}: ${ajv.errorsText(validate.errors)}\n${text}`).toBe(true)
     for (const [name, ref] of Object.entries(documented.headers ?? {}) as Array<[string, { $ref: string }]>) {
-      const header = document.components.headers[ref.$ref.split('/').pop()!]
-      if (header.required) expect(response.headers.get(name), `${id} ${response.status} lacks ${name}`).not.toBeNull()
+      const key = ref.$ref.split('/').pop()!
+      const header = document.components.headers[key]
+      const value = response.headers.get(name)
+      if (header.required) expect(value, `${id} ${response.status} lacks ${name}`).not.toBeNull()
+      if (value === null) continue
+      // A header's value against its schema, as text or, for digits, as the integer they spell.
+      const validateHeader = ajv.getSchema(`openapi.json#/${pointer('components', 'headers', key, 'schema')}`)!
+      const valid = validateHeader(value) || (/^\d+$/.test(value) && validateHeader(Number(value)))
+      expect(valid, `${id} ${response.status} ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validateHeader.errors)}`).toBe(true)
     }
     seen.add(`${id} ${response.status}`)
   }
@@ -172,5 +179,21 @@ describe('live emulator responses against the document', () => {
       for (const status of [200, ...spec.errors, ...COMMON_ERROR_STATUSES]) expect(seen.has(`${id} ${status}`), `${id} ${status}`).toBe(true)
     }
     expect(fillPath('/x/{a}', { a: 'b c' })).toBe('/x/b%20c')
+  })
+
+  it('describes the rate limiter\'s own 429 on the manual clock and on the real one, headers included', async () => {
+    for (const clock of ['manual', 'real'] as const) {
+      const limited = createEmulator({ clock, rateLimit: 2 })
+      const saved = emulator
+      emulator = limited
+      try {
+        await check('listTeams', {}, 200)
+        await check('listTeams', {}, 200)
+        await check('listTeams', {}, 429)
+      } finally {
+        emulator = saved
+        await limited.close()
+      }
+    }
   })
 })
