@@ -120,6 +120,7 @@ html:not(.js) .stage .slide-frame:not(:first-child){display:none}
 /* ---------- a slide ---------- */
 .slide-frame{position:relative;display:flex;flex-direction:column;container-type:inline-size;overflow:hidden;background:var(--slide-bg,#fff);color:var(--slide-fg,#0f172a);border-radius:var(--slide-radius,.75rem);box-shadow:0 18px 50px rgba(15,23,42,.22),0 2px 6px rgba(15,23,42,.12)}
 .viewer-site .stage .slide-frame{box-shadow:0 24px 70px rgba(0,0,0,.55)}
+.stage .slide-frame.more-below::after{content:"More below: scroll \2193";position:absolute;left:50%;bottom:.6rem;transform:translateX(-50%);padding:.2rem .7rem;border-radius:999px;background:rgba(15,23,42,.82);color:#f8fafc;font:600 .75rem/1.4 system-ui,sans-serif;pointer-events:none;box-shadow:0 1px 4px rgba(0,0,0,.3)}
 .slide{--fs:2.05cqw;flex:1 1 auto;min-height:0;overflow:auto;padding:6.5cqw 7cqw;display:flex;flex-direction:column;gap:.85em;font-family:var(--slide-font);font-size:var(--fs);line-height:1.45;color:var(--slide-fg,#0f172a);background:var(--slide-bg,#fff);text-align:left;overflow-wrap:break-word;hyphens:auto}
 .thumb-slide .slide{overflow:hidden}
 .slide h1{margin:0;font-family:var(--slide-heading-font);font-size:2.35em;line-height:1.12;letter-spacing:-.015em;font-weight:750;color:var(--slide-title,#1d4ed8)}

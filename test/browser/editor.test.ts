@@ -150,6 +150,31 @@ describe('the editor page in Chromium', () => {
     expect(await counter.textContent()).toBe(`3 / ${count}`)
   })
 
+  it('says when a slide holds more than fits, and stops saying so once scrolled to its end', async () => {
+    const project = (await served.api('POST', '/projects', ALICE, { name: 'Crowded' })).body
+    const bullets = Array.from({ length: 14 }, (_, i) => `Point ${i + 1}: a line long enough to take room on the slide`)
+    await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, {
+      name: 'Too much',
+      files: {
+        'slide.content.json': JSON.stringify({
+          title: 'Everything at once',
+          blocks: [{ type: 'bullets', items: bullets }, { type: 'quote', text: 'The last word.', author: 'Someone' }],
+        }),
+      },
+    })
+    await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, { name: 'Short', files: { 'slide.content.json': JSON.stringify({ title: 'Short', blocks: [] }) } })
+    const { page } = await open(`/editor/${project.projectSlug}`)
+    const current = page.locator('#stage .slide-frame.current')
+    await expect.poll(() => current.evaluate((el) => el.classList.contains('more-below'))).toBe(true)
+    expect(await current.evaluate((el) => getComputedStyle(el, '::after').content)).toContain('More below')
+    await page.screenshot({ path: screenshotPath('editor-more-below') })
+    await current.locator('.slide').evaluate((el) => el.scrollTo({ top: el.scrollHeight }))
+    await expect.poll(() => current.evaluate((el) => el.classList.contains('more-below'))).toBe(false)
+    // A slide that fits has no cue.
+    await page.keyboard.press('ArrowRight')
+    expect(await page.locator('#stage .slide-frame.more-below').count()).toBe(0)
+  })
+
   it('renders an image block, and a remote image as a placeholder with its alt text, loading nothing from outside', async () => {
     const project = (await served.api('POST', '/projects', ALICE, { name: 'Pictures' })).body
     await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, {

@@ -64,9 +64,27 @@ function start(): void {
     if (progress !== null) progress.style.width = count === 0 ? '0' : `${((index + 1) / count) * 100}%`
     if (options.updateHash !== false && count > 0) history.replaceState(null, '', `#slide-${index + 1}`)
     thumbButtons()[index]?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+    markOverflow()
   }
 
   const go = (to: number) => show(to)
+
+  /**
+   * Marks the current slide when its content is taller than the slide and
+   * more of it lies below: the slide scrolls, and a cue says so (overlay
+   * scrollbars show nothing until one scrolls).
+   */
+  function markOverflow(): void {
+    frames().forEach((frame, i) => {
+      const slide = frame.querySelector<HTMLElement>(':scope > .slide')
+      const more = i === index && slide !== null && slide.scrollHeight - slide.clientHeight - slide.scrollTop > 2
+      frame.classList.toggle('more-below', more)
+    })
+  }
+  stageSlides.addEventListener('scroll', markOverflow, { capture: true, passive: true })
+  window.addEventListener('resize', markOverflow)
+  // Web fonts and images change heights after the first layout.
+  window.addEventListener('load', markOverflow)
 
   function setOverview(on: boolean): void {
     root.classList.toggle('overview', on)
