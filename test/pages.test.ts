@@ -372,4 +372,26 @@ describe('dashboard with an admin token', () => {
     expect((await get('/_emulator/assets/unknown.js')).status).toBe(401)
     await emulator.close()
   })
+
+  it('tells a browser without the token what to do, in a page with the same status and error code', async () => {
+    const emulator = createEmulator({ adminToken: 'sesame' })
+    const html = { accept: 'text/html,application/xhtml+xml' }
+    for (const [path, says] of [['/_emulator', 'started with an admin token'], ['/_emulator?token=wrong', 'not this emulator']] as const) {
+      const reply = await emulator.fetch(`${ORIGIN}${path}`, { headers: html })
+      expect(reply.status).toBe(401)
+      expect(reply.headers.get('x-service-error-code')).toBe('UNAUTHORIZED')
+      expect(reply.headers.get('content-type')).toContain('text/html')
+      expect(reply.headers.get('content-security-policy')).toContain("default-src 'none'")
+      const text = await reply.text()
+      expect(text).toContain(says)
+      expect(text).toContain('/_emulator?token=&lt;admin token&gt;')
+      expect(text).not.toContain('sesame')
+    }
+    // Programs (no text/html in Accept) and the other routes keep the JSON error body.
+    const json = await emulator.fetch(`${ORIGIN}/_emulator`)
+    expect(json.headers.get('content-type')).toContain('application/json')
+    expect(await json.json()).toMatchObject({ error: 'Authentication required' })
+    expect((await emulator.fetch(`${ORIGIN}/_emulator/health`, { headers: html })).headers.get('content-type')).toContain('application/json')
+    await emulator.close()
+  })
 })
