@@ -45,7 +45,8 @@ function typeOf(document: Schema, schema: Schema): string {
   if (s.type === 'string') {
     if (s.format === 'uri') return 'uri'
     if (s.format === 'date-time') return 'date-time'
-    if (s.pattern !== undefined) return `string \`${s.pattern}\``
+    // A pipe inside a table cell ends the cell, even in a code span: GitHub reads `\|` as the character.
+    if (s.pattern !== undefined) return `string \`${String(s.pattern).replace(/\|/g, '\\|')}\``
     if (s.minLength !== undefined && s.maxLength !== undefined) return `string ${s.minLength}–${s.maxLength}`
     if (s.minLength !== undefined) return `string ≥ ${s.minLength}`
     return 'string'
@@ -82,11 +83,40 @@ function fields(document: Schema, schema: Schema | undefined): string {
     .join(', ')
 }
 
+/**
+ * The fields nested inside a request body, as dotted paths with their types
+ * and bounds (`config.tokens.palette[].value?`: string `^#…`): what the body
+ * column's named types hold.
+ */
+function nestedFields(document: Schema, schema: Schema, prefix = '', depth = 0, out: string[][] = []): string[][] {
+  const resolved = resolve(document, schema)
+  const required = new Set<string>(resolved.required ?? [])
+  for (const [key, value] of Object.entries((resolved.properties ?? {}) as Record<string, Schema>)) {
+    const path = `${prefix}${key}${required.has(key) ? '' : '?'}`
+    const inner = resolve(document, value)
+    const items = inner.type === 'array' ? resolve(document, inner.items ?? {}) : undefined
+    const plainStrings = (object: Schema) => Object.values((object.properties ?? {}) as Record<string, Schema>).every((field) => typeOf(document, field) === 'string')
+    if (inner.type === 'object' && inner.properties !== undefined && plainStrings(inner)) out.push([path, `strings: ${typeOf(document, inner)}`])
+    else if (depth < 4 && inner.type === 'object' && inner.properties !== undefined) nestedFields(document, inner, `${path}.`, depth + 1, out)
+    else if (depth < 4 && items?.type === 'object' && items.properties !== undefined) {
+      const bounds = inner.maxItems !== undefined ? ` (at most ${inner.maxItems})` : ''
+      out.push([`${path}`, `array${bounds} of:`])
+      nestedFields(document, items, `${path}[].`, depth + 1, out)
+    } else {
+      const type = typeOf(document, value)
+      const fallback = value.default !== undefined && !type.includes('default') ? ` (default ${JSON.stringify(value.default)})` : ''
+      out.push([path, `${type}${fallback}`])
+    }
+  }
+  return out
+}
+
 /** The markdown between the README's markers. */
 export function apiReference(): string {
   const document = buildOpenApiDocument() as Schema
   const rows = ['| operation | method and path | query | body | 200 response | errors |', '|---|---|---|---|---|---|']
   const examples: string[] = []
+  const nestedRows = ['| operation | field inside the body | type and bounds |', '|---|---|---|']
   for (const id of OPERATION_IDS) {
     const spec: OperationSpec = operations[id]
     const op = document.paths[spec.path][spec.method.toLowerCase()] as Schema
@@ -96,6 +126,10 @@ export function apiReference(): string {
       .join(', ')
     const bodySchema = op.requestBody?.content?.['application/json']?.schema as Schema | undefined
     const body = bodySchema === undefined ? '' : `${op.requestBody.required ? '' : '(optional) '}${fields(document, bodySchema)}`
+    if (bodySchema !== undefined) {
+      const nested = nestedFields(document, bodySchema).filter(([path]) => path!.includes('.'))
+      for (const [path, type] of nested) nestedRows.push(`| \`${id}\` | \`${path}\` | ${type} |`)
+    }
     const response = fields(document, op.responses['200'].content['application/json'].schema)
     const errors = Object.keys(op.responses)
       .filter((status) => status !== '200')
@@ -116,6 +150,10 @@ export function apiReference(): string {
     rows.join('\n'),
     '',
     'Every operation can also answer 401 (missing or invalid key), 429 (rate limit) and 500. A status with `*` is the emulator’s choice where the spec does not show the operation’s error statuses. Errors carry the body `{error, hint?}` and `X-Service-Error-Code`. Named types (`ProjectConfig`, `ProjectDetail`, …) are in the OpenAPI document (`GET /openapi.json`).',
+    '',
+    'The fields inside request bodies, with the bounds and patterns the document gives them:',
+    '',
+    nestedRows.join('\n'),
     '',
     'An example request of every operation (paths relative to the base URL `…/v1`):',
     '',
