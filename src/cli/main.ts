@@ -39,8 +39,12 @@ interface ServeFlags {
 
 const env = (name: string) => `PRESENTATION_EMULATOR_${name}`
 
-/** Adds the serve flags (contract §1) to a command; `exec` listens on a free port unless told otherwise. */
-function withServeOptions(command: Command, defaultPort = 4010): Command {
+/**
+ * Adds the serve flags (contract §1) to a command. `exec` runs a test
+ * command: it listens on a free port and limits no rate unless told
+ * otherwise, as the in-process emulator and the vitest global setup do.
+ */
+function withServeOptions(command: Command, defaultPort = 4010, defaultRateLimit = 50): Command {
   return command
     .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env(env('PORT')).default(defaultPort).argParser(parseInteger(0, 65535)))
     .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default('127.0.0.1').argParser(parseNonEmpty))
@@ -48,7 +52,7 @@ function withServeOptions(command: Command, defaultPort = 4010): Command {
     .addOption(new Option('--fixtures <file>', 'a fixtures JSON file replacing the built-in world').env(env('FIXTURES')))
     .addOption(new Option('--time-scale <x>', 'simulated generation time = nominal × x (0 = at once)').env(env('TIME_SCALE')).default(0.02).argParser(parseTimeScale))
     .addOption(new Option('--clock <mode>', 'real, or manual (time moves only through the control plane)').env(env('CLOCK')).default('real').choices(['real', 'manual']))
-    .addOption(new Option('--rate-limit <n>', 'requests per minute per user (0 = off)').env(env('RATE_LIMIT')).default(50).argParser(parseInteger(0, 1_000_000)))
+    .addOption(new Option('--rate-limit <n>', 'requests per minute per user (0 = off)').env(env('RATE_LIMIT')).default(defaultRateLimit).argParser(parseInteger(0, 1_000_000)))
     .addOption(new Option('--state <file>', 'load state from the file at start if it exists; save it on change and on exit').env(env('STATE')))
     .addOption(new Option('--public-url <url>', 'origin used in editorUrl / publishedUrl (default: the listen origin)').env(env('PUBLIC_URL')).argParser(parseUrl))
     .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator/*').env(env('ADMIN_TOKEN')).argParser(parseNonEmpty))
@@ -562,6 +566,7 @@ export async function main(argv: string[]): Promise<void> {
       .showHelpAfterError('(run with exec --help for the list of flags)')
       // Everything after the command's name is the command's own (`exec vitest run --reporter dot`).
       .passThroughOptions(),
+    0,
     0,
   )
     .exitOverride(exitOverride)
