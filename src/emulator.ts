@@ -75,7 +75,15 @@ export class Emulator {
     })
     this.control = new ControlPlane(this)
     this.#api = new ApiPipeline(this, resolved)
-    this.#originGuard = new OriginGuard(resolved.allowedOrigins, () => [this.publicUrl, this.#listenOrigin ?? this.publicUrl, resolved.baseUrl.origin])
+    // The base URL's origin is the emulator's own when it was given, or while no
+    // server listens (msw and fetch answer there); the default one names no
+    // server once listen() picked another address.
+    const baseUrlGiven = options.baseUrl !== undefined
+    this.#originGuard = new OriginGuard(resolved.allowedOrigins, () =>
+      baseUrlGiven || this.#listenOrigin === undefined
+        ? [this.publicUrl, this.#listenOrigin ?? this.publicUrl, resolved.baseUrl.origin]
+        : [this.publicUrl, this.#listenOrigin],
+    )
     this.#ready = this.#mutex.run(async () => this.#install(await seededWorld(resolved.fixtures, resolved.seed)))
     // A failed load is reported by ready() and by every request; never as an unhandled rejection.
     this.#ready.catch(() => undefined)

@@ -123,6 +123,26 @@ describe('over HTTP, bound to loopback', () => {
     const foreign = await fetch(`${own}/_emulator/accounts`, { method: 'POST', headers: { origin: 'http://127.0.0.1:9999' }, body: '{}' })
     expect(foreign.status).toBe(403)
   })
+
+  it('does not trust the default base URL\'s origin (127.0.0.1:4010) once it listens elsewhere: another page could be served there', async () => {
+    expect(server.port).not.toBe(4010)
+    const reply = await fetch(`http://127.0.0.1:${server.port}/_emulator/reset`, { method: 'POST', headers: { origin: 'http://127.0.0.1:4010' } })
+    expect(reply.status).toBe(403)
+    expect(reply.headers.get('x-service-error-code')).toBe('FORBIDDEN')
+  })
+})
+
+describe('a base URL given explicitly stays the emulator\'s own origin when it listens', () => {
+  it('lets a page on the base URL\'s origin (the app the handlers serve) change state', async () => {
+    const emulator = createEmulator({ clock: 'manual', baseUrl: 'http://localhost:5173/api/v1' })
+    const server = await emulator.listen({ port: 0 })
+    try {
+      const reply = await fetch(`http://127.0.0.1:${server.port}/_emulator/accounts`, { method: 'POST', headers: { origin: 'http://localhost:5173', 'content-type': 'application/json' }, body: '{}' })
+      expect(reply.status).toBe(201)
+    } finally {
+      await emulator.close()
+    }
+  })
 })
 
 describe('the CLI', () => {
