@@ -130,13 +130,16 @@ export const FaultView = z.object({
 export const ListFaultsResponse = z.object({ faults: z.array(FaultView) })
 export type ListFaultsResponse = z.infer<typeof ListFaultsResponse>
 
-const WholeNumber = z.string().regex(/^[0-9]+$/, { error: 'must be a whole number' }).transform(Number)
+const WholeNumber = z.string().regex(/^[0-9]+$/, { error: 'must be a whole number, 0 or more' }).transform(Number)
 
-/** A date-time on the emulator clock: ISO 8601, or epoch milliseconds. */
+/** An ISO 8601 date (UTC) or date-time with its zone: no local time, which would depend on the machine. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/i
+
+/** A date-time on the emulator clock: ISO 8601 with a zone (`Z` or `±hh:mm`), or epoch milliseconds. */
 const Instant = z.string().transform((value, ctx) => {
-  const ms = /^[0-9]+$/.test(value) ? Number(value) : Date.parse(value)
-  if (Number.isNaN(ms)) {
-    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time or epoch milliseconds' })
+  const ms = /^[0-9]+$/.test(value) ? Number(value) : ISO_INSTANT.test(value) ? Date.parse(value) : Number.NaN
+  if (!Number.isFinite(ms)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date-time with its zone (2026-01-01T00:00:00Z) or epoch milliseconds' })
     return z.NEVER
   }
   return ms

@@ -102,6 +102,8 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
     expect((await requests('?since=2026-01-01T00:01:00.000Z')).map((e) => e.status)).toEqual([401, 404])
     expect((await requests('?until=2026-01-01T00:00:59.999Z')).map((e) => e.status)).toEqual([200])
     expect((await requests(`?since=${Date.parse('2026-01-01T00:01:00.000Z')}&status=401`)).map((e) => e.status)).toEqual([401])
+    // Any zone: the same instant written at +02:00.
+    expect((await requests('?since=2026-01-01T02:01:00%2B02:00')).map((e) => e.status)).toEqual([401, 404])
     const [first] = await requests('?limit=1&status=200')
     expect(first!.response.body!.length).toBeGreaterThan(10)
     const [cut] = await requests('?limit=1&status=200&bodyLimit=10')
@@ -135,8 +137,13 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
     ['?limit=1&limit=2', /^limit: given more than once/],
     ['?status=200x', /^status: must be a status \(429\) or a class \(4xx\)/],
     ['?status=6xx', /^status: must be a status/],
-    ['?since=yesterday', /^since: must be an ISO 8601 date-time or epoch milliseconds/],
+    ['?since=yesterday', /^since: must be an ISO 8601 date-time with its zone \(2026-01-01T00:00:00Z\) or epoch milliseconds/],
     ['?until=2026-13-45', /^until: must be an ISO 8601 date-time/],
+    // V8's lenient Date.parse read these as dates: "hello 1" as 2001-01-01 and "-1" too.
+    ['?until=hello%201', /^until: must be an ISO 8601 date-time/],
+    ['?until=-1', /^until: must be an ISO 8601 date-time/],
+    // A date-time without its zone would be read in the machine's own time zone.
+    ['?since=2026-01-01T10:00:00', /^since: must be an ISO 8601 date-time with its zone/],
     ['?after=17', /^after: must be a request id/],
     ['?keyId=', /^keyId: must not be empty/],
     ['?bodyLimit=-1', /^bodyLimit: must be a whole number/],
