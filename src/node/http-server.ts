@@ -171,6 +171,17 @@ export function listenHttp(
   // `Connection: close`, so keep-alive connections end with their request.
   let stopping = false
   let inFlight = 0
+  // Every open socket, and those whose request reached the core and is not
+  // yet answered in full: on close, the others (headers or a body still
+  // coming, or idle) are cut at once instead of holding the shutdown.
+  const sockets = new Set<Socket>()
+  const busy = new Set<Socket>()
+  const answering = (res: ServerResponse) => {
+    const socket = res.socket
+    if (socket === null) return
+    busy.add(socket)
+    res.once('close', () => busy.delete(socket))
+  }
   let forced = false
   // Long-lived responses (server-sent events) in progress, each by the function that ends it.
   const streams = new Set<() => void>()
@@ -222,6 +233,7 @@ export function listenHttp(
 
   /** Hands a request to the core and sends its answer. */
   const answer = (res: ServerResponse, request: EmulatorRequest) => {
+    answering(res)
     inFlight += 1
     handle(request)
       .then(
@@ -261,6 +273,7 @@ export function listenHttp(
     const limit = bodyLimitFor(method, path)
     const tooLarge = () => {
       // The core answers (401, 404, 405 or 413, in its own order); the body is never read.
+      answering(res)
       inFlight += 1
       handle(toRequest(req, path, query, null, true))
         .then(
@@ -311,6 +324,10 @@ export function listenHttp(
     },
     onRequest,
   )
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? SERVER_DEFAULTS.keepAliveTimeoutMs
   server.maxConnections = options.maxConnections ?? SERVER_DEFAULTS.maxConnections
   // `Expect: 100-continue`: a body that would be refused is refused before the client sends it.
@@ -370,6 +387,9 @@ export function listenHttp(
         resolve()
       })
       server.closeIdleConnections()
+      // A client still sending its headers or body has had nothing answered and nothing changed:
+      // waiting for it would hold the shutdown (and a final state save) for the whole cut-off.
+      for (const socket of sockets) if (!busy.has(socket)) socket.destroy()
     })
   }
 

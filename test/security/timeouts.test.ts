@@ -92,6 +92,31 @@ describe('server timeouts', () => {
   })
 })
 
+describe('shutdown with slow clients connected', () => {
+  it('cuts clients still sending headers or a body at once, and still answers the request in flight', async () => {
+    const own = createEmulator({ clock: 'manual', rateLimit: 0 })
+    // Generous timeouts: only close() may end these connections within the test.
+    const running = await own.listen({ port: 0, headersTimeoutMs: 60_000, requestTimeoutMs: 120_000 })
+    const projectsBefore = JSON.stringify((await own.control.getState()).projects)
+    const halfHeaders = await rawConnect(running.port)
+    halfHeaders.socket.write('GET /v1/teams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_')
+    const halfBody = await rawConnect(running.port)
+    halfBody.socket.write('POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: 100\r\n\r\n{"name":"half')
+    // A request the core is answering (a long-poll that ends after 300 ms) gets its answer.
+    const waiting = fetch(`http://127.0.0.1:${running.port}/_emulator/requests/wait?operationId=listTeams&timeoutMs=300`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Without the cut, close() waits for the slow clients until its 60 s cut-off, past the test's timeout.
+    await running.close(60_000)
+    expect((await halfHeaders.closed(1_000)).closed).toBe(true)
+    expect((await halfBody.closed(1_000)).closed).toBe(true)
+    expect((await waiting).status).toBe(408)
+    expect(running.forced).toBe(false)
+    // The half-sent create changed nothing.
+    expect(JSON.stringify((await own.control.getState()).projects)).toBe(projectsBefore)
+    await own.close()
+  })
+})
+
 describe("node:http's own refusals get the API's error body", () => {
   it('a malformed request line is 400 VALIDATION_ERROR', async () => {
     const conn = await rawConnect(server.port)
