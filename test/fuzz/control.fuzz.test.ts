@@ -19,11 +19,14 @@ import {
   CreateTemplateResponse,
   FailJobRequest,
   HealthResponse,
+  KeyResponse,
   ListFaultsResponse,
   ListRequestsQuery,
   ListRequestsResponse,
   SetCreditsRequest,
   SetCreditsResponse,
+  WaitForRequestQuery,
+  WaitForRequestResponse,
 } from '../../src/control/schemas.js'
 import type { EmulatorRequest } from '../../src/core/exchange.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
@@ -47,7 +50,25 @@ interface RouteSpec {
   query?: z.ZodType
   response?: z.ZodType
   status: number
+  /** A query generator of its own (the long-poll's must keep its waits short). */
+  queries?: () => fc.Arbitrary<string>
+  /** Error statuses the route documents besides the common ones, with their codes. */
+  errors?: Record<number, string>
 }
+
+/** The long-poll's query: filters from its schema or around it, always with a short timeoutMs. */
+const waitQueries = () =>
+  fc
+    .tuple(
+      fc.oneof(fromSchema(WaitForRequestQuery), around(fromSchema(WaitForRequestQuery)), fc.constant({})),
+      fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 30 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('-1', 'x', '60001', '1e3') }),
+    )
+    .map(([value, timeoutMs]) => {
+      const entries = typeof value === 'object' && value !== null ? Object.entries(value).filter(([key]) => key !== 'timeoutMs') : []
+      const params = new URLSearchParams(entries.map(([k, x]) => [k, typeof x === 'string' ? x : String(JSON.stringify(x))]))
+      params.set('timeoutMs', timeoutMs)
+      return params.toString()
+    })
 
 const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/_emulator/health', response: HealthResponse, status: 200 },
@@ -73,6 +94,9 @@ const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/_emulator/requests', status: 200 },
   { method: 'GET', path: '/_emulator', status: 200 },
   { method: 'GET', path: '/_emulator/dashboard/fragment', status: 200 },
+  { method: 'GET', path: '/_emulator/dashboard/events', status: 200 },
+  { method: 'GET', path: '/_emulator/keys/{keyId}', response: KeyResponse, status: 200 },
+  { method: 'GET', path: '/_emulator/requests/wait', response: WaitForRequestResponse, status: 200, queries: waitQueries, errors: { 408: 'WAIT_TIMEOUT' } },
 ]
 
 let emulator: PresentationEmulator
@@ -134,6 +158,7 @@ function bodyFor(route: RouteSpec): fc.Arbitrary<string | null> {
 }
 
 function queryFor(route: RouteSpec): fc.Arbitrary<string> {
+  if (route.queries !== undefined) return route.queries()
   const junk = fc.constantFrom('', 'limit=0', 'limit=10001', 'limit=1&limit=2', 'operationId=nope', 'limit=abc', 'token=x')
   if (route.query === undefined) return fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: junk })
   const schema = fromSchema(route.query)
@@ -179,6 +204,8 @@ async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boo
   const context = describeRequest(request)
   const before = await snapshot()
   const response = await emulator.handle(request)
+  // A live event stream answers for as long as it is read: end it.
+  if (response.stream !== undefined) await response.stream[Symbol.asyncIterator]().return?.()
   count(route.path)
   expect(response.status, `${response.status} ${response.body} for ${context}`).toBeLessThan(500)
   if (foreign) expect(response.status, `a foreign page changed the emulator: ${context}`).toBe(403)
@@ -193,8 +220,9 @@ async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boo
       await expectPagesRender(emulator, [...(slug === undefined ? [] : [decodeURIComponent(slug)]), ...pools.slug!.slice(0, 2)], context)
     }
   } else {
-    expectErrorShape(response, context)
-    expect([400, 403, 404, 405, 413], `${response.status} is not documented: ${response.body} for ${context}`).toContain(response.status)
+    const own = request.method === route.method ? (route.errors ?? {}) : {}
+    expectErrorShape(response, context, own[response.status])
+    expect([400, 403, 404, 405, 413, ...Object.keys(own).map(Number)], `${response.status} is not documented: ${response.body} for ${context}`).toContain(response.status)
     expect(await snapshot(), `state changed by a ${response.status} for ${context}`).toBe(before)
   }
 }

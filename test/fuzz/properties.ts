@@ -48,9 +48,9 @@ export function count(name: string): void {
 }
 
 /** The spec's error body and code, exactly. */
-export function expectErrorShape(response: { status: number; headers: Record<string, string>; body: string | null }, context: string): void {
-  // 403 is the web guard's own code; every other status has the contract's code (or HTTP_<status>).
-  expect(response.headers['x-service-error-code'], context).toBe(response.status === 403 ? 'FORBIDDEN' : defaultErrorCode(response.status))
+export function expectErrorShape(response: { status: number; headers: Record<string, string>; body: string | null }, context: string, code?: string): void {
+  // 403 is the web guard's own code; every other status has the contract's code (or HTTP_<status>), unless the route documents its own.
+  expect(response.headers['x-service-error-code'], context).toBe(code ?? (response.status === 403 ? 'FORBIDDEN' : defaultErrorCode(response.status)))
   expect(response.headers['content-type'], context).toMatch(/^application\/json/)
   const body = JSON.parse(response.body ?? '')
   expect(typeof body.error, context).toBe('string')
