@@ -107,7 +107,7 @@ export const AddFaultRequest = z.strictObject({
     error: 'give a status to answer, a delayMs to wait, or both',
   })
   .refine((fault) => fault.retryAfter === undefined || fault.status !== undefined, {
-    error: 'retryAfter is sent with an error: give a status too',
+    error: 'is sent with an error: give a status too',
     path: ['retryAfter'],
   })
 export type AddFaultRequest = z.input<typeof AddFaultRequest>

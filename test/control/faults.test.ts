@@ -209,7 +209,7 @@ describe.each(WAYS)('control plane: faults (%s)', (way) => {
     [{ operationId: 'listTeams', status: 500, delayMs: 120_001 }, /^delayMs: must be at most 120000/],
     [{ operationId: 'listTeams', status: 500, apiKey: '' }, /^apiKey: must not be empty/],
     [{ operationId: 'listTeams', status: 500, when: 'now' }, /unknown key "when"/],
-    [{ operationId: 'listTeams', delayMs: 5, retryAfter: 1 }, /^retryAfter: retryAfter is sent with an error: give a status too/],
+    [{ operationId: 'listTeams', delayMs: 5, retryAfter: 1 }, /^retryAfter: is sent with an error: give a status too/],
     [{ operationId: 'listTeams', status: 503, retryAfter: -1 }, /^retryAfter: must be at least 0/],
     [{ operationId: 'listTeams', status: 503, retryAfter: 1.5 }, /^retryAfter: /],
     [{ operationId: 'listTeams', status: 503, retryAfter: 86_401 }, /^retryAfter: must be at most 86400/],

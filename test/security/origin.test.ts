@@ -50,7 +50,7 @@ describe('cross-origin reads and writes (every way in)', () => {
     })
     expect(reply.status).toBe(403)
     expect(reply.headers.get('x-service-error-code')).toBe('FORBIDDEN')
-    expect(await reply.json()).toEqual({ error: 'Forbidden', hint: `requests from ${EVIL} may not change the emulator; allow it with --allowed-origin ${EVIL}` })
+    expect(await reply.json()).toEqual({ error: 'Forbidden', hint: `requests from ${EVIL} may not change the emulator; allow it with --allowed-origin ${EVIL} (allowedOrigins in code)` })
     expect(await stateText()).toBe(before)
   })
 
