@@ -4,7 +4,8 @@ import { OPERATION_IDS, type OperationId } from '../schemas/index.js'
 /** Request and response schemas of the control plane (`/_emulator/*`). */
 
 const Name = z.string().min(1).max(200)
-const Credits = z.number().int().min(0).max(1_000_000_000)
+// The bound first, and alone: 1e308 is "at most 1000000000", not also "at most 9007199254740991".
+const Credits = z.number().min(0).max(1_000_000_000, { abort: true }).int()
 
 export const CreateAccountRequest = z.strictObject({
   name: Name.optional(),

@@ -25,6 +25,12 @@ describe('validation hints', () => {
     expect(hintOf(schema, { name: 1, tags: [], model: 'fast' })).toBe('name: must be a string, got a number')
   })
 
+  it('says "a whole number" for an integer (zod calls it "int")', () => {
+    const schema = z.object({ n: z.number().int() })
+    expect(hintOf(schema, { n: 1.5 })).toBe('n: must be a whole number, got 1.5')
+    expect(hintOf(schema, { n: 'x' })).toBe('n: must be a number, got a string')
+  })
+
   it('lists several issues separated by semicolons, at most five', () => {
     const schema = z.object(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`f${i}`, z.string()])))
     expect(hintOf(schema, {})).toBe('f0: is required; f1: is required; f2: is required; f3: is required; f4: is required; (2 more)')

@@ -30,7 +30,9 @@ export function issueMessage(issue: Issue): string | undefined {
     case 'invalid_type':
       return issue.input === undefined
         ? 'is required'
-        : `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'an array' : `a ${issue.expected}`}, got ${describeValue(issue.input)}`
+        : issue.expected === 'int' && typeof issue.input === 'number'
+          ? `must be a whole number, got ${String(issue.input)}`
+          : `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'an array' : issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}, got ${describeValue(issue.input)}`
     case 'too_big': {
       const bound = unit(issue.origin, issue.maximum as number)
       if (issue.origin === 'array') return `must have at most ${bound}`
