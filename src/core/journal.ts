@@ -8,7 +8,11 @@ export interface JournalMessage {
   body: string | null
   /** The whole body's size in bytes (UTF-8), whether or not it was cut. */
   bodySize: number
-  /** True when `body` is only the first `bodyLimit` bytes of it. */
+  /**
+   * True when `body` is only the first `bodyLimit` bytes of it, or, with
+   * `body` null, when a request's body was refused unread (a 413 on its
+   * `Content-Length`, which `bodySize` then gives).
+   */
   bodyTruncated: boolean
 }
 
@@ -159,7 +163,11 @@ function textMessage(headers: Record<string, string>, body: string | null, limit
 }
 
 function bytesMessage(headers: Record<string, string>, body: Uint8Array | null, limit: number): JournalMessage {
-  if (body === null) return { headers, body: null, bodySize: 0, bodyTruncated: false }
+  if (body === null) {
+    // A body refused unread (413 on its Content-Length): its declared size, and none of it kept.
+    const declared = Number(headers['content-length'])
+    return Number.isSafeInteger(declared) && declared > 0 ? { headers, body: null, bodySize: declared, bodyTruncated: true } : { headers, body: null, bodySize: 0, bodyTruncated: false }
+  }
   const truncated = body.byteLength > limit
   // `stream: true` holds back a character cut in half at the limit instead of emitting U+FFFD for it.
   const text = new TextDecoder('utf-8').decode(truncated ? body.subarray(0, limit) : body, { stream: truncated })

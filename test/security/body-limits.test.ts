@@ -88,6 +88,9 @@ describe('early 413 over HTTP', () => {
     expect(response.headers['x-service-error-code']).toBe('PAYLOAD_TOO_LARGE')
     expect(JSON.parse(response.body)).toEqual({ error: 'Request body too large', hint: `the limit is ${MiB} bytes` })
     conn.socket.destroy()
+    // The journal says how large the refused body was, and that none of it was kept.
+    const entry = emulator.control.listRequests({ operationId: 'updateProjectConfig', status: '413' }).requests[0]!
+    expect(entry.request).toMatchObject({ body: null, bodySize: 50 * MiB, bodyTruncated: true })
   })
 
   it('keeps the pipeline order: an oversized upload with a bad key is 401, on an unknown path 404, both early', async () => {
