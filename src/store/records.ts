@@ -97,9 +97,12 @@ export const ProjectPlacement = z.discriminatedUnion('type', [
 ])
 export type ProjectPlacement = z.infer<typeof ProjectPlacement>
 
+/** What the API makes slugs of (lowercase words joined by "-"); a state import may not bring others. */
+const ProjectSlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: 'must be lowercase words joined by "-"' })
+
 export const ProjectRecord = z.strictObject({
   id: z.string(),
-  slug: z.string(),
+  slug: ProjectSlug,
   name: z.string(),
   teamId: z.string(),
   createdBy: z.string(),

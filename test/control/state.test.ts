@@ -120,6 +120,7 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
     ['a negative credit balance', (d) => { d.teams[0].credits = -1; return d }, /teams\[0\]\.credits: must be at least 0/],
     ['a date that is not a date', (d) => { d.projects[0].createdAt = 'yesterday'; return d }, /projects\[0\]\.createdAt: /],
     ['an invalid project config', (d) => { d.projects[0].config = { layout: 'DIAGONAL' }; return d }, /projects\[0\]\.config\.layout: /],
+    ['a project slug the API would never make (it is in every URL)', (d) => { d.projects[0].slug = 'Bad Slug!'; return d }, /projects\[0\]\.slug: must be lowercase words joined by "-"/],
     ['a project of a team that does not exist', (d) => { d.projects[0].teamId = 'team_gone'; return d }, /projects\[0\]\.teamId: no teams record "team_gone"/],
     ['a key of a user that does not exist', (d) => { d.apiKeys[0].userId = 'usr_gone'; return d }, /apiKeys\[0\]\.userId: no users record "usr_gone"/],
     ['a key for a team its user is not in', (d) => { d.apiKeys.find((k: any) => k.id === 'key_bob').teamId = 'team_acme'; return d }, /is not a member of team "team_acme"/],
