@@ -41,7 +41,12 @@ export { ConfigurationError }
 
 /** Which scenarios a grep and a shard select, in order. */
 export function selectScenarios(scenarios: readonly Scenario[], grep?: string | RegExp, shard?: { index: number; count: number }): Scenario[] {
-  const pattern = grep === undefined ? undefined : typeof grep === 'string' ? new RegExp(grep, 'i') : grep
+  let pattern: RegExp | undefined
+  try {
+    pattern = grep === undefined ? undefined : typeof grep === 'string' ? new RegExp(grep, 'i') : grep
+  } catch (error) {
+    throw new ConfigurationError(`--grep is not a valid regular expression: ${(error as Error).message}`)
+  }
   let selected = scenarios.filter((s) => pattern === undefined || pattern.test(s.id) || pattern.test(s.title))
   if (shard !== undefined) {
     if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
@@ -52,17 +57,50 @@ export function selectScenarios(scenarios: readonly Scenario[], grep?: string | 
   return selected
 }
 
-async function preflight(target: Target): Promise<void> {
-  const key = target.keys.main
-  if (key === undefined) return
-  let status: number
-  try {
-    status = (await target.client.raw({ operationId: 'listTeams', apiKey: key })).response.status
-  } catch (error) {
-    throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+/**
+ * One cheap authenticated request (GET /teams) per key the run will act
+ * with, paced like every other: a key the target refuses is a configuration
+ * error, not a run of failures blamed on the server. The revoked key is left
+ * out: it is meant to be refused.
+ */
+async function preflight(target: Target, pacer: Pacer): Promise<void> {
+  const send = async (key: string) => {
+    await pacer.acquire(key)
+    const { response } = await target.client.raw({ operationId: 'listTeams', apiKey: key })
+    await response.body?.cancel()
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    await pacer.observe(key, headers)
+    return response.status
   }
-  if (status === 401) throw new ConfigurationError(`the target rejects the API key (GET /teams answered 401)`)
-  if (status === 404) throw new ConfigurationError(`GET ${target.baseUrl}/teams answered 404: is the base URL right (it ends with /v1)?`)
+  const main = target.keys.main
+  if (main !== undefined) {
+    let status: number
+    try {
+      status = await send(main)
+    } catch (error) {
+      throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+    }
+    if (status === 401) throw new ConfigurationError(`the target rejects the API key (GET /teams answered 401)`)
+    if (status === 404) throw new ConfigurationError(`GET ${target.baseUrl}/teams answered 404: is the base URL right (it ends with /v1)?`)
+  }
+  const optional = [
+    ['--other-team-key', 'CONFORMANCE_OTHER_TEAM_KEY', target.keys.other],
+    ['--no-credits-key', 'CONFORMANCE_NO_CREDITS_KEY', target.keys.noCredits],
+  ] as const
+  for (const [flag, env, key] of optional) {
+    if (key === undefined) continue
+    if (key === main) throw new ConfigurationError(`${flag} is the same key as --api-key: it must be a key of ${flag === '--other-team-key' ? 'another user' : 'a team without credits'}`)
+    let status: number
+    try {
+      status = await send(key)
+    } catch (error) {
+      throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+    }
+    if (status === 401) throw new ConfigurationError(`the target rejects the key of ${flag} (or ${env}): GET /teams answered 401`)
+  }
 }
 
 /** Runs `tasks` with at most `limit` at once. */
@@ -142,10 +180,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const candidates = selectScenarios(options.scenarios ?? SCENARIOS, options.grep, options.shard)
   const target = await resolveTarget(options)
   try {
-    await preflight(target)
+    const pacer = new Pacer(target.clock, target.pace)
+    await preflight(target, pacer)
     const run: RunState = {
       target,
-      pacer: new Pacer(target.clock, target.pace),
+      pacer,
       runId,
       created: new Set(),
       exercised: new Set(),
@@ -167,8 +206,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       options.onScenario?.(result)
     }
     const runnable: Scenario[] = []
+    // Emulator checks a target that is not our emulator can never run, whatever flags it gets.
+    const emulatorOnly = new Set<string>()
     for (const scenario of candidates) {
       const unmet = scenario.needs.filter((need) => !needMet(target, need))
+      if (unmet.includes('emulator') || unmet.includes('seededWorld')) emulatorOnly.add(scenario.id)
       if (unmet.length === 0) runnable.push(scenario)
       else {
         finish({ id: scenario.id, title: scenario.title, kind: scenario.kind, outcome: 'skip', reason: unmet.map(unmetReason).join('; '), durationMs: 0, checks: 0, failures: [], warnings: [], notes: [] })
@@ -198,7 +240,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       stale: count('stale'),
       warnings: ordered.reduce((n, r) => n + r.warnings.length, 0),
       total: ordered.length,
+      emulatorOnly: ordered.filter((r) => r.outcome === 'skip' && emulatorOnly.has(r.id)).length,
     }
+    // Whether the flags left most of what could run here unrun (emulator-only checks do not count).
+    const couldRun = summary.total - summary.emulatorOnly
+    const skippedHere = summary.skipped - summary.emulatorOnly
     return {
       format: REPORT_FORMAT,
       runId,
@@ -210,7 +256,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       scenarios: ordered,
       coverage: coverage(ordered, candidates, run),
       createdProjects: [...run.created].sort(),
-      mostlySkipped: summary.total > 0 && summary.skipped * 2 > summary.total,
+      mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
     }
   } finally {
     await target.close()
