@@ -110,12 +110,17 @@ export interface Report {
   target: { kind: 'in-process' | 'http' | 'deployment'; baseUrl: string; emulator: boolean; controlPlane: boolean }
   startedAt: string
   durationMs: number
-  summary: { passed: number; failed: number; skipped: number; expectedFailures: number; stale: number; warnings: number; total: number }
+  /**
+   * Counts of scenarios by outcome. `emulatorOnly` is how many of the
+   * `skipped` are emulator checks that no flag can make run against this
+   * target (it is not our emulator).
+   */
+  summary: { passed: number; failed: number; skipped: number; expectedFailures: number; stale: number; warnings: number; total: number; emulatorOnly: number }
   scenarios: ScenarioResult[]
   coverage: CoverageRow[]
   /** Slugs of the projects the run created (the API has no delete). */
   createdProjects: string[]
-  /** True when most scenarios were skipped: the run proves little. */
+  /** True when most scenarios that could run against this target were skipped (for want of flags): the run proves little. */
   mostlySkipped: boolean
 }
 

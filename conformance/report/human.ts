@@ -98,9 +98,10 @@ export function summaryText(report: Report): string {
       ` · ${Math.round(report.durationMs / 100) / 10} s · seed ${report.seed} (replay with --seed ${report.seed})`,
   )
   if (report.mostlySkipped) {
+    const onlyHere = s.emulatorOnly > 0 ? ` (not counting ${s.emulatorOnly} emulator check${s.emulatorOnly === 1 ? '' : 's'}, which run only against the emulator)` : ''
     out.push(
       '',
-      `!!! ${s.skipped} of ${s.total} scenarios were not applicable: this run proves little. Give --allow-writes, --allow-generation and the optional keys (--other-team-key, --revoked-key, --no-credits-key) to run more.`,
+      `!!! ${s.skipped - s.emulatorOnly} of ${s.total - s.emulatorOnly} scenarios were not applicable${onlyHere}: this run proves little. Give --allow-writes, --allow-generation and the optional keys (--other-team-key, --revoked-key, --no-credits-key) to run more.`,
     )
   }
   return out.join('\n')
