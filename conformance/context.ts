@@ -356,9 +356,11 @@ export class ScenarioContext {
   // ---------------------------------------------------------------- jobs
 
   /**
-   * Polls a job with backoff (1 s, ×1.5, at most 15 s; honouring
-   * `Retry-After`) until it is no longer `processing`, checking every answer.
-   * Gives up after the run's job timeout with a MUST failure.
+   * Polls a job with backoff (1 s, ×1.5, at most 15 s) until it is no
+   * longer `processing`, checking every answer. A `Retry-After` on a job
+   * status answer (seconds or an HTTP date, on the target's clock) sets the
+   * next wait instead, bounded by what is left of the run's job timeout.
+   * Gives up after the job timeout with a MUST failure.
    */
   async waitForJob(actor: Actor, jobId: string): Promise<z.output<(typeof operations)['getJobStatus']['response']> | undefined> {
     let interval = 1_000
@@ -367,7 +369,8 @@ export class ScenarioContext {
       const exchange = await this.call(actor, 'getJobStatus', { params: { jobId } })
       const job = this.expectOk<'getJobStatus'>(exchange)
       if (job.status !== 'processing') return job
-      if (waited + interval > this.run.jobTimeoutMs) {
+      const left = this.run.jobTimeoutMs - waited
+      if (left <= 0) {
         this.must(Clauses.jobStatus, `the job leaves processing within ${Math.round(this.run.jobTimeoutMs / 1000)} s`, false, {
           expected: 'completed or failed',
           actual: `still processing after ${Math.round(waited / 1000)} s`,
@@ -375,9 +378,12 @@ export class ScenarioContext {
         })
         return undefined
       }
-      await this.sleep(interval)
-      waited += interval
-      interval = Math.min(15_000, Math.round(interval * 1.5))
+      const retryAfter = exchange.headers['retry-after']
+      const asked = retryAfter === undefined ? undefined : retryAfterSeconds(retryAfter, await this.target.clock.now())
+      const wait = Math.min(left, asked !== undefined && asked > 0 ? asked * 1000 : interval)
+      await this.sleep(wait)
+      waited += wait
+      if (asked === undefined || asked <= 0) interval = Math.min(15_000, Math.round(interval * 1.5))
     }
   }
 }

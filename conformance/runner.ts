@@ -66,7 +66,12 @@ export function selectScenarios(scenarios: readonly Scenario[], grep?: string | 
 async function preflight(target: Target, pacer: Pacer): Promise<void> {
   const send = async (key: string) => {
     await pacer.acquire(key)
-    const { response } = await target.client.raw({ operationId: 'listTeams', apiKey: key })
+    let response: Response
+    try {
+      response = (await target.client.raw({ operationId: 'listTeams', apiKey: key })).response
+    } catch (error) {
+      throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+    }
     await response.body?.cancel()
     const headers: Record<string, string> = {}
     response.headers.forEach((value, name) => {
@@ -77,12 +82,7 @@ async function preflight(target: Target, pacer: Pacer): Promise<void> {
   }
   const main = target.keys.main
   if (main !== undefined) {
-    let status: number
-    try {
-      status = await send(main)
-    } catch (error) {
-      throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
-    }
+    const status = await send(main)
     if (status === 401) throw new ConfigurationError(`the target rejects the API key (GET /teams answered 401)`)
     if (status === 404) throw new ConfigurationError(`GET ${target.baseUrl}/teams answered 404: is the base URL right (it ends with /v1)?`)
   }
@@ -93,12 +93,7 @@ async function preflight(target: Target, pacer: Pacer): Promise<void> {
   for (const [flag, env, key] of optional) {
     if (key === undefined) continue
     if (key === main) throw new ConfigurationError(`${flag} is the same key as --api-key: it must be a key of ${flag === '--other-team-key' ? 'another user' : 'a team without credits'}`)
-    let status: number
-    try {
-      status = await send(key)
-    } catch (error) {
-      throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
-    }
+    const status = await send(key)
     if (status === 401) throw new ConfigurationError(`the target rejects the key of ${flag} (or ${env}): GET /teams answered 401`)
   }
 }
