@@ -55,6 +55,8 @@ export interface Exchange {
   /** The parsed JSON body, or undefined when it is not JSON. */
   json: unknown
   durationMs: number
+  /** Which key made the request, and how a reproduction sends it. */
+  credential?: import('./curl.js').Credential
 }
 
 /** A check that did not hold. */
@@ -66,13 +68,14 @@ export interface Finding {
   expected?: string
   actual?: string
   exchange?: ExchangeSummary
-  /** A curl command reproducing the request, the key redacted. */
+  /** A curl command reproducing the request, the key read from its role's environment variable. */
   curl?: string
 }
 
 /** An exchange as a report shows it: the request with its key redacted, the response's status, headers that matter and a body excerpt. */
 export interface ExchangeSummary {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string }
+  /** `key`: which key made the request, in words ("main key (--api-key)", "no key", "a malformed header: …"). */
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; key?: string }
   response: { status: number; headers: Record<string, string>; body: string }
 }
 

@@ -12,10 +12,10 @@ const WORLD = contract('§2 › the seeded world')
 const CONTROL = contract('§5 › control plane')
 const RATE = contract('§3 › rate limit')
 
-const alice: Actor = { key: 'pres_test_alice', label: 'pres_test_alice' }
-const acme: Actor = { key: 'pres_test_alice_acme', label: 'pres_test_alice_acme' }
-const bob: Actor = { key: 'pres_test_bob', label: 'pres_test_bob' }
-const revoked: Actor = { key: 'pres_test_revoked', label: 'pres_test_revoked' }
+const alice: Actor = { key: 'pres_test_alice', label: 'pres_test_alice', role: 'fixture' }
+const acme: Actor = { key: 'pres_test_alice_acme', label: 'pres_test_alice_acme', role: 'fixture' }
+const bob: Actor = { key: 'pres_test_bob', label: 'pres_test_bob', role: 'fixture' }
+const revoked: Actor = { key: 'pres_test_revoked', label: 'pres_test_revoked', role: 'fixture' }
 
 export const worldScenarios = [
   scenario({
