@@ -83,8 +83,13 @@ export class ScenarioContext {
   readonly failures: Finding[] = []
   readonly warnings: Finding[] = []
   readonly notes: string[] = []
+  /** `operationId status` pairs this scenario's own requests were answered with (the kit's housekeeping left out). */
+  readonly exercised = new Set<string>()
   checks = 0
   readonly #actors = new Map<string, Promise<Actor>>()
+  readonly #unnamed = new Map<string, { actor: Actor; purpose: string }>()
+  /** True while `nameCreated` renames: those exchanges are the kit's housekeeping, not the scenario's. */
+  #tidying = false
 
   constructor(
     readonly run: RunState,
@@ -111,9 +116,39 @@ export class ScenarioContext {
     return `conformance-${this.run.runId} ${purpose}`.slice(0, 120)
   }
 
-  /** Records a project the run created. */
-  created(slug: string | null | undefined): void {
-    if (typeof slug === 'string') this.run.created.add(slug)
+  /**
+   * Records a project the run created. `unnamed`: its name is not the run's
+   * (created without a body or at a one-character bound, a duplicate, a
+   * generated project): it is renamed to `name(purpose)` when the scenario
+   * ends, so a person can find everything a run made by its prefix.
+   */
+  created(slug: string | null | undefined, unnamed?: { actor: Actor; purpose: string }): void {
+    if (typeof slug !== 'string' || slug === '') return
+    this.run.created.add(slug)
+    if (unnamed !== undefined) this.#unnamed.set(slug, unnamed)
+  }
+
+  /**
+   * Gives the projects recorded as unnamed the run's prefix (one rename
+   * each, after the scenario's own checks). A refused rename is a note, not a
+   * finding: the rename scenarios judge renames.
+   */
+  async nameCreated(): Promise<void> {
+    const pending = [...this.#unnamed]
+    this.#unnamed.clear()
+    this.#tidying = true
+    try {
+      for (const [slug, { actor, purpose }] of pending) {
+        try {
+          const exchange = await this.call(actor, 'renameProject', { params: { slug }, body: { name: this.name(purpose) } })
+          if (exchange.status !== 200) this.note(`could not give ${slug} the run's prefix: the rename answered ${exchange.status}`)
+        } catch (error) {
+          this.note(`could not give ${slug} the run's prefix: ${(error as Error).message}`)
+        }
+      }
+    } finally {
+      this.#tidying = false
+    }
   }
 
   note(text: string): void {
@@ -218,7 +253,10 @@ export class ScenarioContext {
         await this.target.clock.sleep(wait)
         continue
       }
-      if (request.operationId !== undefined) this.run.exercised.add(`${request.operationId} ${response.status}`)
+      if (request.operationId !== undefined) {
+        this.run.exercised.add(`${request.operationId} ${response.status}`)
+        if (!this.#tidying) this.exercised.add(`${request.operationId} ${response.status}`)
+      }
       return exchange
     }
   }

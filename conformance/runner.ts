@@ -125,6 +125,11 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<Scen
       ctx.must('Conformance kit', `the scenario could not run: ${(error as Error)?.message ?? String(error)}`, false)
     }
   }
+  try {
+    await ctx.nameCreated()
+  } catch (error) {
+    ctx.note(`could not rename what the scenario created: ${(error as Error).message}`)
+  }
   if (outcome !== 'skip' && ctx.failures.length > 0) outcome = 'fail'
   return {
     id: scenario.id,

@@ -12,7 +12,7 @@ const IMAGES = Array.from({ length: 20 }, (_, i) => `https://images.example.com/
 async function generateAndWait(ctx: ScenarioContext, actor: Actor, body: Record<string, unknown>) {
   const exchange = await ctx.send(actor, { operationId: 'generateProject', body })
   const job = ctx.expectOk<'generateProject'>(exchange)
-  ctx.created(job.projectSlug)
+  ctx.created(job.projectSlug, { actor, purpose: 'generated' })
   ctx.equal('MUST', GENERATE, 'a new job starts in status processing', job.status, 'processing', exchange)
   const done = await ctx.waitForJob(actor, job.jobId)
   if (done === undefined) return undefined
@@ -76,7 +76,7 @@ export const generationScenarios = [
         const exchange = await ctx.send(main, { operationId: 'generateProject', body })
         if (!ctx.expectError(exchange, 400, what.includes('images') || what.includes('prompt') ? Clauses.limits : GENERATE)) {
           ctx.note(`accepted: ${what}`)
-          if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug)
+          if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: `generated: ${what}` })
         }
       }
       const template = await ctx.send(main, { operationId: 'generateProject', body: { prompt: ctx.name('missing template'), templateId: `conformance-missing-${ctx.rng.token(10)}` } })
@@ -111,7 +111,7 @@ export const generationScenarios = [
       const broke = await ctx.noCreditsKey()
       const exchange = await ctx.send(broke, { operationId: 'generateProject', body: { prompt: ctx.name('no credits') } })
       ctx.expectError(exchange, 402, GENERATE)
-      if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug)
+      if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: broke, purpose: 'generated without credits' })
     },
   }),
 ]

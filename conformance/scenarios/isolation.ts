@@ -36,7 +36,7 @@ export const isolationScenarios = [
         await ctx.call(other, 'unpublishProject', p),
       ]
       for (const exchange of probes) {
-        if (exchange.status === 200 && exchange.operationId === 'duplicateProject') ctx.created((exchange.json as { projectSlug?: string }).projectSlug)
+        if (exchange.status === 200 && exchange.operationId === 'duplicateProject') ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: other, purpose: 'copied by another team' })
         ctx.expectError(exchange, 404, Clauses.authentication)
       }
       const slides = await ctx.call(other, 'listSlides', p)
@@ -63,7 +63,7 @@ export const isolationScenarios = [
       const main = await ctx.main()
       const other = await ctx.other()
       const job = await ctx.ok(main, 'generateProject', { body: { prompt: ctx.name('private job') } })
-      ctx.created(job.projectSlug)
+      ctx.created(job.projectSlug, { actor: main, purpose: 'private job' })
       const exchange = await ctx.call(other, 'getJobStatus', { params: { jobId: job.jobId } })
       ctx.expectError(exchange, 404, endpoint('getJobStatus'), 'SHOULD')
       await ctx.waitForJob(main, job.jobId)

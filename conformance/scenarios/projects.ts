@@ -27,9 +27,10 @@ export const projectScenarios = [
       ctx.equal('MUST', Clauses.versioning, 'latestVersion is the projectVersionId create answered', detail.latestVersion?.id, created.projectVersionId)
       ctx.equal('SHOULD', CREATE, 'detail’s editorUrl is the one create answered', detail.editorUrl, created.editorUrl)
 
+      // The spec's default name: checked, then the project gets the run's prefix when the scenario ends.
       const untitled = await ctx.call(main, 'createProject')
       const body = ctx.expectOk<'createProject'>(untitled)
-      ctx.created(body.projectSlug)
+      ctx.created(body.projectSlug, { actor: main, purpose: 'created without a body' })
       const named = await ctx.ok(main, 'getProject', { params: { slug: body.projectSlug } })
       ctx.equal('MUST', CREATE, 'a project created without a body is named Untitled', named.name, 'Untitled')
     },
@@ -46,7 +47,7 @@ export const projectScenarios = [
       }
       ctx.expectError(await ctx.send(main, { operationId: 'createProject', body: { name: 42 } }), 400, CREATE)
       const one = await ctx.call(main, 'createProject', { body: { name: 'x' } })
-      if (ctx.expectStatus(one, 200, Clauses.limits)) ctx.created((one.json as { projectSlug?: string }).projectSlug)
+      if (ctx.expectStatus(one, 200, Clauses.limits)) ctx.created((one.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: 'one-character name' })
       const max = ctx.name('max').padEnd(200, 'x')
       const longest = await ctx.call(main, 'createProject', { body: { name: max } })
       if (ctx.expectStatus(longest, 200, Clauses.limits)) {
@@ -106,6 +107,7 @@ export const projectScenarios = [
       ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: longest } }))
       ctx.equal('MUST', RENAME, 'a 191-character name is kept whole', (await ctx.ok(main, 'getProject', { params: { slug } })).name, longest)
       ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: 'x' } }))
+      ctx.created(slug, { actor: main, purpose: 'rename bounds' })
     },
   }),
   scenario({
@@ -125,7 +127,7 @@ export const projectScenarios = [
 
       const exchange = await ctx.call(main, 'duplicateProject', { params: { slug } })
       const copy = ctx.expectOk<'duplicateProject'>(exchange)
-      ctx.created(copy.projectSlug)
+      ctx.created(copy.projectSlug, { actor: main, purpose: 'duplicate' })
       ctx.must(DUPLICATE, 'the copy has its own slug', copy.projectSlug !== slug, { actual: copy.projectSlug, exchange })
       ctx.must(DUPLICATE, 'the copy has its own id', copy.projectId !== sourceDetail.id, { actual: copy.projectId, exchange })
       const detail = await ctx.ok(main, 'getProject', { params: { slug: copy.projectSlug } })

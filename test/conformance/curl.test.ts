@@ -11,7 +11,7 @@ import { createEmulator } from '../../src/index.js'
 import { brokenEmulator, DEFECTS } from './variants.js'
 
 const BASE = 'http://127.0.0.1:4010/v1'
-const request = { method: 'GET', url: `${BASE}/teams`, headers: { authorization: 'Bearer pres_secret_key', accept: 'application/json' } }
+const request = { method: 'GET', url: `${BASE}/teams`, headers: { authorization: 'Bearer pres_secret_key', accept: 'application/json' }, body: undefined }
 
 /** The Authorization header a curl command sends, as sh expands it with `env`. */
 function sentHeader(curl: string, env: Record<string, string>): string {

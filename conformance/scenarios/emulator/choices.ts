@@ -123,7 +123,7 @@ export const choiceScenarios = [
       const source = await createProject(ctx, main, 'dup choice')
       const name = (await ctx.ok(main, 'getProject', { params: { slug: source.slug } })).name
       const copy = await ctx.ok(main, 'duplicateProject', { params: { slug: source.slug } })
-      ctx.created(copy.projectSlug)
+      ctx.created(copy.projectSlug, { actor: main, purpose: 'dup choice copy' })
       ctx.equal('MUST', CHOICES, 'the copy is named "<name> (copy)"', copy.name, `${name} (copy)`)
       const url = await ctx.ok(main, 'getProjectUrl', { params: { slug: copy.projectSlug } })
       ctx.equal('MUST', CHOICES, 'the copy sits on its own subdomain', url.current.type, 'subdomain')
