@@ -107,7 +107,7 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
   await Promise.all(workers)
 }
 
-async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<ScenarioResult> {
+async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: Map<string, Set<string>>): Promise<ScenarioResult> {
   const started = performance.now()
   const ctx = new ScenarioContext(run, scenario, rng.fork(scenario.id))
   let outcome: ScenarioResult['outcome'] = 'pass'
@@ -131,6 +131,11 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<Scen
     ctx.note(`could not rename what the scenario created: ${(error as Error).message}`)
   }
   if (outcome !== 'skip' && ctx.failures.length > 0) outcome = 'fail'
+  for (const pair of ctx.exercised) {
+    const by = exercisedBy.get(pair) ?? new Set<string>()
+    by.add(scenario.id)
+    exercisedBy.set(pair, by)
+  }
   return {
     id: scenario.id,
     title: scenario.title,
@@ -145,7 +150,12 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<Scen
   }
 }
 
-function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenario[], run: RunState): CoverageRow[] {
+/**
+ * Every operation × documented status: exercised (answered, by which
+ * scenarios: derived from the exchanges the run made), skipped (a scenario
+ * that declares it in `covers` did not run), or not covered.
+ */
+function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenario[], run: RunState, exercisedBy: Map<string, Set<string>>): CoverageRow[] {
   const rows: CoverageRow[] = []
   for (const operationId of OPERATION_IDS) {
     const route = routes[operationId] as (typeof routes)[typeof operationId] & { extension?: boolean }
@@ -154,11 +164,12 @@ function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenar
     const statuses = [200, ...route.errors, ...COMMON_ERROR_STATUSES].sort((a, b) => a - b)
     for (const status of statuses) {
       if (run.exercised.has(`${operationId} ${status}`)) {
-        rows.push({ operationId, status, state: 'exercised' })
+        const by = [...(exercisedBy.get(`${operationId} ${status}`) ?? [])]
+        rows.push({ operationId, status, state: 'exercised', ...(by.length === 0 ? {} : { scenarios: by.sort() }) })
         continue
       }
       const skipped = scenarios
-        .filter((s) => s.covers.some(([op, st]) => op === operationId && st === status))
+        .filter((s) => (s.covers ?? []).some(([op, st]) => op === operationId && st === status))
         .map((s) => results.find((r) => r.id === s.id))
         .find((r) => r?.outcome === 'skip')
       rows.push(skipped === undefined ? { operationId, status, state: 'not-covered' } : { operationId, status, state: 'skipped', reason: `${skipped.id}: ${skipped.reason}` })
@@ -219,7 +230,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const isolated = target.control !== undefined
     const concurrency = options.concurrency ?? (isolated ? 6 : 3)
     const phase = (s: Scenario) => s.phase ?? 'any'
-    const exec = (scenario: Scenario) => runOne(run, scenario, rng).then(finish)
+    const exercisedBy = new Map<string, Set<string>>()
+    const exec = (scenario: Scenario) => runOne(run, scenario, rng, exercisedBy).then(finish)
     if (isolated) {
       // Every scenario has accounts of its own: run all but the last ones together.
       await pool(runnable.filter((s) => phase(s) !== 'last'), concurrency, exec)
@@ -254,7 +266,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       durationMs: Date.now() - started,
       summary,
       scenarios: ordered,
-      coverage: coverage(ordered, candidates, run),
+      coverage: coverage(ordered, candidates, run, exercisedBy),
       createdProjects: [...run.created].sort(),
       mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
     }

@@ -40,8 +40,14 @@ export interface Scenario {
   kind: ScenarioKind
   needs: readonly Need[]
   phase?: Phase
-  /** The operation × status pairs this scenario exercises (for the coverage table). */
-  covers: ReadonlyArray<readonly [OperationId, number]>
+  /**
+   * The operation × status pairs this scenario exercises. The coverage
+   * table's "exercised" comes from the exchanges a run made; this list says
+   * which statuses went unexercised because the scenario was skipped. A test
+   * holds it to what the scenario's requests are answered with against the
+   * emulator.
+   */
+  covers?: ReadonlyArray<readonly [OperationId, number]>
   run(ctx: import('./context.js').ScenarioContext): Promise<void>
 }
 
@@ -100,6 +106,8 @@ export interface CoverageRow {
   status: number
   state: 'exercised' | 'skipped' | 'not-covered'
   reason?: string
+  /** For an exercised pair: the scenarios whose requests were answered with it. */
+  scenarios?: string[]
 }
 
 export const REPORT_FORMAT = 'presentation-conformance/report@1'

@@ -6,8 +6,8 @@ import { appended, derivedCredential, lastCharacterReplaced, literalCredential, 
 import type { KitRequest } from '../types.js'
 import { missingSlug, needs, scenario, SPEC_OPERATIONS } from './support.js'
 
-/** A request of `operationId` that would be valid but for its key. */
-function plausibleRequest(ctx: ScenarioContext, operationId: OperationId): KitRequest {
+/** A request of `operationId` that would be valid but for its key (and the missing project it names). */
+export function plausibleRequest(ctx: ScenarioContext, operationId: OperationId): KitRequest {
   const slug = missingSlug(ctx)
   const params = { slug, slideId: 'conformance-slide', jobId: 'conformance-job' }
   const bodies: Partial<Record<OperationId, unknown>> = {

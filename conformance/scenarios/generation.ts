@@ -33,7 +33,7 @@ export const generationScenarios = [
     id: 'generation.lifecycle',
     title: 'A job from scratch (with 20 reference images) starts processing and ends completed or failed',
     needs: needs('generation'),
-    covers: [['generateProject', 200], ['getJobStatus', 200]],
+    covers: [['generateProject', 200], ['getJobStatus', 200], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       await generateAndWait(ctx, main, { prompt: ctx.name('a three-slide deck about conformance testing'), referenceImageUrls: IMAGES })
@@ -43,7 +43,7 @@ export const generationScenarios = [
     id: 'generation.template',
     title: 'A job from one of the team’s templates',
     needs: needs('generation'),
-    covers: [['generateProject', 200], ['listTemplates', 200]],
+    covers: [['generateProject', 200], ['listTemplates', 200], ['getJobStatus', 200], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       if (ctx.target.control !== undefined && main.teamId !== undefined) {
@@ -87,7 +87,7 @@ export const generationScenarios = [
     id: 'generation.template-scope',
     title: 'Another team’s template is 404 on generate',
     needs: needs('generation', 'otherTeamKey'),
-    covers: [['generateProject', 404]],
+    covers: [['generateProject', 404], ['listTemplates', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const other = await ctx.other()

@@ -16,6 +16,11 @@ export const isolationScenarios = [
       ['duplicateProject', 404],
       ['publishProject', 404],
       ['unpublishProject', 404],
+      ['createProject', 200],
+      ['listProjects', 200],
+      ['getProject', 200],
+      ['getProjectConfig', 200],
+      ['listSlides', 404],
     ],
     async run(ctx) {
       const main = await ctx.main()
@@ -58,7 +63,7 @@ export const isolationScenarios = [
     id: 'isolation.jobs',
     title: 'Another user’s key cannot read the main key’s job',
     needs: needs('otherTeamKey', 'generation'),
-    covers: [['getJobStatus', 404]],
+    covers: [['getJobStatus', 404], ['generateProject', 200], ['getJobStatus', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const other = await ctx.other()

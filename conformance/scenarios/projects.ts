@@ -39,7 +39,7 @@ export const projectScenarios = [
     id: 'projects.create-bounds',
     title: 'A project name on create is 1 to 200 characters',
     needs: needs('writes'),
-    covers: [['createProject', 200], ['createProject', 400]],
+    covers: [['createProject', 200], ['createProject', 400], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       for (const name of ['', 'x'.repeat(201)]) {
@@ -62,7 +62,7 @@ export const projectScenarios = [
     id: 'projects.rename',
     title: 'A rename changes the name and keeps the slug and the URLs',
     needs: needs('writes'),
-    covers: [['renameProject', 200], ['publishProject', 200], ['getProjectUrl', 200]],
+    covers: [['renameProject', 200], ['publishProject', 200], ['getProjectUrl', 200], ['createProject', 200], ['getProject', 200], ['unpublishProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const project = await createProject(ctx, main, 'rename')
@@ -93,7 +93,7 @@ export const projectScenarios = [
     id: 'projects.rename-bounds',
     title: 'A name on rename is 1 to 191 characters; a refused rename changes nothing',
     needs: needs('writes'),
-    covers: [['renameProject', 400], ['renameProject', 200]],
+    covers: [['renameProject', 400], ['renameProject', 200], ['createProject', 200], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'rename bounds')
@@ -114,7 +114,7 @@ export const projectScenarios = [
     id: 'projects.duplicate',
     title: 'A duplicate has its own slug, starts unpublished with a fresh URL, and has the same slides and config',
     needs: needs('writes'),
-    covers: [['duplicateProject', 200], ['updateProjectConfig', 200], ['listSlides', 200]],
+    covers: [['duplicateProject', 200], ['updateProjectConfig', 200], ['listSlides', 200], ['createProject', 200], ['getProject', 200], ['renameProject', 200], ['getProjectConfig', 200], ['publishProject', 200], ['unpublishProject', 200], ['getProjectUrl', 200], ['createSlide', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const source = await projectWithSlides(ctx, main, 'duplicate source')

@@ -6,6 +6,9 @@
 import type { ServiceApiError } from '../../../src/client/index.js'
 import { contract } from '../../clauses.js'
 import type { Actor } from '../../context.js'
+import { OPERATION_IDS } from '../../../src/client/index.js'
+import { Clauses } from '../../clauses.js'
+import { plausibleRequest } from '../auth.js'
 import { createProject, needs, scenario } from '../support.js'
 
 const WORLD = contract('§2 › the seeded world')
@@ -57,6 +60,22 @@ export const worldScenarios = [
         ctx.must(WORLD, `fixture project ${slug} has slides, a version and a subdomain`, slides.slides.length > 0 && detail.latestVersion !== null && url.availableSubdomains.length > 0, {
           actual: { slides: slides.slides.length, latestVersion: detail.latestVersion, subdomains: url.availableSubdomains.length },
         })
+      }
+    },
+  }),
+  scenario({
+    id: 'emulator.faults-every-operation',
+    title: 'A fault answers on every operation: 500 with the error body and X-Service-Error-Code',
+    kind: 'emulator',
+    needs: needs('emulator', 'controlPlane'),
+    covers: OPERATION_IDS.map((id) => [id, 500] as const),
+    async run(ctx) {
+      const account = await ctx.freshAccount('faults')
+      for (const operationId of OPERATION_IDS) {
+        await ctx.control.addFault({ operationId, status: 500, times: 1, apiKey: account.key })
+        const exchange = await ctx.send(account, plausibleRequest(ctx, operationId))
+        ctx.expectError(exchange, 500, CONTROL)
+        ctx.must(Clauses.errors, 'a fault’s 500 carries the contract’s code', exchange.headers['x-service-error-code'] === 'INTERNAL_ERROR', { actual: exchange.headers['x-service-error-code'] ?? '(absent)', exchange })
       }
     },
   }),
