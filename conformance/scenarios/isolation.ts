@@ -70,6 +70,10 @@ export const isolationScenarios = [
       const job = await ctx.ok(main, 'generateProject', { body: { prompt: ctx.name('private job') } })
       ctx.created(job.projectSlug, { actor: main, purpose: 'private job' })
       const exchange = await ctx.call(other, 'getJobStatus', { params: { jobId: job.jobId } })
+      // A SHOULD: the spec scopes access for projects ("The key can read or edit only projects its
+      // team or the key owner has access to") and templates ("404 template not found or not
+      // accessible"), but for jobs says only "Error: 404 job not found"; nothing in it says another
+      // team's key cannot read a job. The emulator's 404 is its own choice (README, job visibility).
       ctx.expectError(exchange, 404, endpoint('getJobStatus'), 'SHOULD')
       await ctx.waitForJob(main, job.jobId)
     },
