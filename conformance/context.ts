@@ -282,7 +282,7 @@ export class ScenarioContext {
     if (key === null) return NO_KEY
     const role = actor !== null && actor.key === key ? (actor.role ?? this.#roleOf(key)) : this.#roleOf(key)
     if (role === 'fixture') return literalCredential(`Bearer ${key}`, `the emulator’s fixture key ${key}`)
-    return keyCredential(role ?? 'extra', actor?.label)
+    return keyCredential(role ?? 'extra', actor?.label, role !== undefined && role !== 'extra' && this.#roleOf(key) === undefined)
   }
 
   /** Sends one operation with typed inputs. */

@@ -42,9 +42,14 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
 /** Text inside a double-quoted shell word, taken literally. */
 const literal = (text: string) => text.replace(/["\\$`]/g, (c) => `\\${c}`)
 
-/** A request made with a key of `role`: the curl reads it from the role's variable. */
-export function keyCredential(role: KeyRole, label?: string): Credential {
-  return { role: label === undefined || role !== 'extra' ? KEY_ROLE_NAMES[role] : `${label} (${KEY_ROLE_NAMES.extra})`, header: `"Authorization: Bearer $${KEY_VARIABLES[role]}"` }
+/**
+ * A request made with a key of `role`: the curl reads it from the role's
+ * variable. `madeByKit`: the kit made the key through a control plane (no
+ * flag gave it), which the report says instead of the flag.
+ */
+export function keyCredential(role: KeyRole, label?: string, madeByKit = false): Credential {
+  const name = role === 'extra' ? (label === undefined ? KEY_ROLE_NAMES.extra : `${label} (${KEY_ROLE_NAMES.extra})`) : madeByKit ? KEY_ROLE_NAMES[role].replace(/\(--[a-z-]+\)$/, '(made by the kit through the control plane)') : KEY_ROLE_NAMES[role]
+  return { role: name, header: `"Authorization: Bearer $${KEY_VARIABLES[role]}"` }
 }
 
 /** A request without a key. */

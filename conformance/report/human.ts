@@ -70,7 +70,7 @@ function reproductionNote(findings: readonly Finding[]): string {
   const used = new Set(findings.flatMap((f) => (f.curl === undefined ? [] : variablesOf(f.curl))))
   const roles = (Object.keys(KEY_VARIABLES) as Array<keyof typeof KEY_VARIABLES>).filter((role) => used.has(KEY_VARIABLES[role]))
   if (roles.length === 0) return 'Reproductions send no key of yours.'
-  return `Reproductions read the keys from the environment: ${roles.map((role) => `$${KEY_VARIABLES[role]}, the ${KEY_ROLE_NAMES[role].replace(/^a /, '')}`).join('; ')}.`
+  return `Reproductions read the keys from the environment: ${roles.map((role) => `$${KEY_VARIABLES[role]}, the ${KEY_ROLE_NAMES[role].replace(/^a /, '').replace(/ \(--[a-z-]+\)$/, '')}`).join('; ')}.`
 }
 
 /** Everything after the scenario lines. */

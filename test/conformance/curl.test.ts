@@ -33,6 +33,8 @@ describe('curlCommand', () => {
       expect(curl).toBe(`curl -i -X GET '${BASE}/teams' -H "Authorization: Bearer $${variable}"`)
       expect(sentHeader(curl, { [variable]: 'pres_k' })).toBe('Authorization: Bearer pres_k')
     }
+    expect(keyCredential('otherTeam').role).toBe('other-team key (--other-team-key)')
+    expect(keyCredential('otherTeam', undefined, true).role).toBe('other-team key (made by the kit through the control plane)')
   })
 
   it('makes a malformed key from the variable, or shows a made-up value as sent', () => {
@@ -72,8 +74,9 @@ describe('a report’s reproductions', () => {
     for (const f of other) {
       expect(f.curl).toContain('-H "Authorization: Bearer $PRESENTATION_OTHER_TEAM_KEY"')
       expect(f.curl).not.toContain('PRESENTATION_API_KEY')
-      expect(f.exchange!.request.key).toBe('other-team key (--other-team-key)')
-      expect(findingText(f)).toContain('  key:      other-team key (--other-team-key)')
+      // No --other-team-key was given: the control plane made it.
+      expect(f.exchange!.request.key).toBe('other-team key (made by the kit through the control plane)')
+      expect(findingText(f)).toContain('  key:      other-team key (made by the kit through the control plane)')
     }
   })
 
@@ -82,7 +85,7 @@ describe('a report’s reproductions', () => {
     expect(found.length).toBeGreaterThan(0)
     for (const f of found) {
       expect(f.curl).toContain('$PRESENTATION_REVOKED_KEY')
-      expect(f.exchange!.request.key).toBe('revoked key (--revoked-key)')
+      expect(f.exchange!.request.key).toBe('revoked key (made by the kit through the control plane)')
     }
   })
 
@@ -109,6 +112,6 @@ describe('a report’s reproductions', () => {
     const headers = sent.map((f) => sentHeader(f.curl!, { PRESENTATION_API_KEY: key }))
     expect(headers).toContain(`Authorization: Bearer ${key.slice(0, -1)}x`)
     expect(headers.some((h) => h.startsWith(`Authorization: Bearer ${key}`) && h.length > `Authorization: Bearer ${key}`.length)).toBe(true)
-    expect(summaryText(report)).toContain('Reproductions read the keys from the environment: $PRESENTATION_API_KEY, the main key (--api-key).')
+    expect(summaryText(report)).toContain('Reproductions read the keys from the environment: $PRESENTATION_API_KEY, the main key.')
   })
 })
