@@ -103,11 +103,11 @@ export const projectScenarios = [
       ctx.expectError(await ctx.send(main, { operationId: 'renameProject', params: { slug }, body: { name: 7 } }), 400, RENAME)
       const unchanged = await ctx.ok(main, 'getProject', { params: { slug } })
       ctx.equal('MUST', Clauses.errors, 'a refused rename leaves the name as it was', unchanged.name, original)
+      // The one-character name first, so the project ends under the 191-character name, which carries the run's prefix.
+      ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: 'x' } }))
       const longest = ctx.name('longest').padEnd(191, 'y')
       ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: longest } }))
       ctx.equal('MUST', RENAME, 'a 191-character name is kept whole', (await ctx.ok(main, 'getProject', { params: { slug } })).name, longest)
-      ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: 'x' } }))
-      ctx.created(slug, { actor: main, purpose: 'rename bounds' })
     },
   }),
   scenario({

@@ -58,8 +58,9 @@ export const slideScenarios = [
       const missing = { slug, slideId: `conformance-missing-${ctx.rng.token(8)}` }
       ctx.expectError(await ctx.send(main, { operationId: 'startSlideEditing', params: missing, body: { agentName: 'Conformance kit', editPrompt: 'A missing slide' } }), 404, endpoint('startSlideEditing'), 'SHOULD')
       ctx.expectError(await ctx.send(main, { operationId: 'stopSlideEditing', params: missing }), 404, endpoint('stopSlideEditing'), 'SHOULD')
-      ctx.expectError(await ctx.send(main, { operationId: 'startSlideEditing', params, body: { agentName: 42, editPrompt: 'agentName is not a string' } }), 400, endpoint('startSlideEditing'), 'SHOULD')
-      await ctx.call(main, 'stopSlideEditing', { params })
+      const wrongType = await ctx.send(main, { operationId: 'startSlideEditing', params, body: { agentName: 42, editPrompt: 'agentName is not a string' } })
+      ctx.expectError(wrongType, 400, endpoint('startSlideEditing'), 'SHOULD')
+      if (wrongType.status === 200) await ctx.call(main, 'stopSlideEditing', { params })
     },
   }),
 ]
