@@ -7,7 +7,8 @@
  * baseline entry); 2 a configuration error (bad flag, unreachable target, a
  * key the target rejects, or no scenario able to run).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { VERSION } from '../src/client/index.js'
 import { baselineOf, parseBaseline, type Baseline } from './baseline.js'
@@ -22,6 +23,41 @@ export function integer(name: string, min: number, max: number) {
   return (value: string) => {
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
     return Number(value)
+  }
+}
+
+/** A regular expression (checked here, so a bad one is a flag error, not a crash mid-run). */
+function pattern(value: string): string {
+  try {
+    new RegExp(value, 'i')
+  } catch (error) {
+    throw new InvalidArgumentError(`must be a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`)
+  }
+  return value
+}
+
+/**
+ * Why a report or baseline could not be written to `file`, or undefined
+ * when it can: checked before the run, so a typo in a path does not cost a
+ * whole run and end in a stack trace.
+ */
+export function unwritable(file: string): string | undefined {
+  const path = resolve(file)
+  try {
+    if (statSync(path).isDirectory()) return `${file} is a directory`
+    accessSync(path, constants.W_OK)
+    return undefined
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `${file} is not writable (${(error as NodeJS.ErrnoException).code})`
+  }
+  const dir = dirname(path)
+  try {
+    if (!statSync(dir).isDirectory()) return `${dirname(file)} is not a directory`
+    accessSync(dir, constants.W_OK)
+    return undefined
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' ? `the directory ${dirname(file)} does not exist` : `the directory ${dirname(file)} is not writable (${code})`
   }
 }
 
@@ -64,7 +100,7 @@ export function conformanceCommand(): Command {
   )
     .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
     .addOption(new Option('--seed <n>', 'seed of generated inputs (printed at the start)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
-    .option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)')
+    .addOption(new Option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)').argParser(pattern))
     .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
     .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
     .addOption(new Option('--job-timeout <seconds>', 'how long a generation job may stay processing').default(600).argParser(integer('--job-timeout', 1, 86_400)))
@@ -107,7 +143,13 @@ export interface TargetFlags {
  * exclude or need each other.
  */
 export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
-  if (flags.target !== undefined && flags.baseUrl !== undefined) return '--target and --base-url exclude each other'
+  if (flags.target !== undefined && flags.baseUrl !== undefined) {
+    // The base URL may come from the environment, which a person does not see on the command line.
+    const fromEnv = process.env.CONFORMANCE_BASE_URL !== undefined && process.env.CONFORMANCE_BASE_URL !== '' && flags.baseUrl === process.env.CONFORMANCE_BASE_URL
+    return fromEnv
+      ? `--target and --base-url exclude each other, and CONFORMANCE_BASE_URL is set in the environment (${flags.baseUrl}): unset it to use --target`
+      : '--target and --base-url exclude each other'
+  }
   if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined)) return '--api-key and --control-url need --base-url'
   const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
   return {
@@ -158,12 +200,19 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
     io.err(`presentation-conformance: ${target}\n`)
     return EXIT_CONFIG
   }
+  for (const [flag, file] of [['--output', flags.output], ['--write-baseline', flags.writeBaseline]] as const) {
+    const problem = file === undefined ? undefined : unwritable(file)
+    if (problem !== undefined) {
+      io.err(`presentation-conformance: ${flag}: ${problem}\n`)
+      return EXIT_CONFIG
+    }
+  }
   let expectedFailures: Baseline | undefined
   if (flags.expectedFailures !== undefined) {
     try {
       expectedFailures = parseBaseline(readFileSync(flags.expectedFailures, 'utf8'), flags.expectedFailures)
     } catch (error) {
-      io.err(`presentation-conformance: ${(error as Error).message}\n`)
+      io.err(`presentation-conformance: --expected-failures: ${(error as Error).message}\n`)
       return EXIT_CONFIG
     }
   }
@@ -192,6 +241,16 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
     },
   }
   let emulatorSkipped = 0
+  // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
+  const write = (flag: string, file: string, text: string): boolean => {
+    try {
+      writeFileSync(file, text)
+      return true
+    } catch (error) {
+      io.err(`presentation-conformance: ${flag}: could not write ${file}: ${(error as Error).message}\n`)
+      return false
+    }
+  }
   try {
     const report = await runConformance(options)
     if (emulatorSkipped > 0) human(`- ${emulatorSkipped} emulator checks not applicable: the target is not the emulator (they check its own choices)\n`)
@@ -199,10 +258,10 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
     if (flags.reporter !== 'human') {
       const text = flags.reporter === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report)
       if (flags.output === undefined) io.out(text)
-      else writeFileSync(flags.output, text)
+      else if (!write('--output', flags.output, text)) return EXIT_CONFIG
     }
     if (flags.writeBaseline !== undefined) {
-      writeFileSync(flags.writeBaseline, `${JSON.stringify(baselineOf(report.scenarios), null, 2)}\n`)
+      if (!write('--write-baseline', flags.writeBaseline, `${JSON.stringify(baselineOf(report.scenarios), null, 2)}\n`)) return EXIT_CONFIG
       human(`baseline written to ${flags.writeBaseline}\n`)
     }
     const code = exitCodeOf(report)

@@ -7,7 +7,7 @@ import type { z } from 'zod'
 import { retryAfterSeconds, type ControlClient, type OperationId, type OperationInput } from '../src/client/index.js'
 import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
-import { curlCommand, redactedHeaders } from './curl.js'
+import { curlCommand, keyCredential, literalCredential, NO_KEY, redactedHeaders, type Credential, type KeyRole } from './curl.js'
 import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
@@ -17,6 +17,12 @@ import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scena
 export interface Actor {
   key: string
   label: string
+  /**
+   * Which key this is, for reproductions: each role's curl reads its own
+   * variable; `fixture` is one of the emulator's documented fixture keys,
+   * shown as is. Default: the role of the key flag it came from, else `extra`.
+   */
+  role?: KeyRole | 'fixture'
   userId?: string
   teamId?: string
   keyId?: string
@@ -50,6 +56,7 @@ function summarize(exchange: Exchange): ExchangeSummary {
     method: exchange.request.method,
     url: exchange.request.url,
     headers: redactedHeaders(exchange.request.headers),
+    ...(exchange.credential === undefined ? {} : { key: exchange.credential.role }),
   }
   if (exchange.request.body !== undefined) request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
   const body = exchange.text.length > 800 ? `${exchange.text.slice(0, 800)}…` : exchange.text
@@ -76,8 +83,13 @@ export class ScenarioContext {
   readonly failures: Finding[] = []
   readonly warnings: Finding[] = []
   readonly notes: string[] = []
+  /** `operationId status` pairs this scenario's own requests were answered with (the kit's housekeeping left out). */
+  readonly exercised = new Set<string>()
   checks = 0
   readonly #actors = new Map<string, Promise<Actor>>()
+  readonly #unnamed = new Map<string, { actor: Actor; purpose: string }>()
+  /** True while `nameCreated` renames: those exchanges are the kit's housekeeping, not the scenario's. */
+  #tidying = false
 
   constructor(
     readonly run: RunState,
@@ -104,9 +116,39 @@ export class ScenarioContext {
     return `conformance-${this.run.runId} ${purpose}`.slice(0, 120)
   }
 
-  /** Records a project the run created. */
-  created(slug: string | null | undefined): void {
-    if (typeof slug === 'string') this.run.created.add(slug)
+  /**
+   * Records a project the run created. `unnamed`: its name is not the run's
+   * (created without a body or at a one-character bound, a duplicate, a
+   * generated project): it is renamed to `name(purpose)` when the scenario
+   * ends, so a person can find everything a run made by its prefix.
+   */
+  created(slug: string | null | undefined, unnamed?: { actor: Actor; purpose: string }): void {
+    if (typeof slug !== 'string' || slug === '') return
+    this.run.created.add(slug)
+    if (unnamed !== undefined) this.#unnamed.set(slug, unnamed)
+  }
+
+  /**
+   * Gives the projects recorded as unnamed the run's prefix (one rename
+   * each, after the scenario's own checks). A refused rename is a note, not a
+   * finding: the rename scenarios judge renames.
+   */
+  async nameCreated(): Promise<void> {
+    const pending = [...this.#unnamed]
+    this.#unnamed.clear()
+    this.#tidying = true
+    try {
+      for (const [slug, { actor, purpose }] of pending) {
+        try {
+          const exchange = await this.call(actor, 'renameProject', { params: { slug }, body: { name: this.name(purpose) } })
+          if (exchange.status !== 200) this.note(`could not give ${slug} the run's prefix: the rename answered ${exchange.status}`)
+        } catch (error) {
+          this.note(`could not give ${slug} the run's prefix: ${(error as Error).message}`)
+        }
+      }
+    } finally {
+      this.#tidying = false
+    }
   }
 
   note(text: string): void {
@@ -140,7 +182,7 @@ export class ScenarioContext {
   /** The main key: a fresh account per scenario with a control plane, else `--api-key`. */
   main(): Promise<Actor> {
     return this.#actor('main', async () =>
-      this.target.control !== undefined ? this.freshAccount('main') : { key: this.target.keys.main!, label: 'main key' },
+      this.target.control !== undefined ? { ...(await this.freshAccount('main')), role: 'main' } : { key: this.target.keys.main!, label: 'main key', role: 'main' },
     )
   }
 
@@ -148,19 +190,19 @@ export class ScenarioContext {
   other(): Promise<Actor> {
     return this.#actor('other', async () =>
       this.target.keys.other !== undefined
-        ? { key: this.target.keys.other, label: 'other-team key' }
-        : this.freshAccount('other team'),
+        ? { key: this.target.keys.other, label: 'other-team key', role: 'otherTeam' }
+        : { ...(await this.freshAccount('other team')), role: 'otherTeam' },
     )
   }
 
   /** A revoked key. */
   revokedKey(): Promise<Actor> {
     return this.#actor('revoked', async () => {
-      if (this.target.keys.revoked !== undefined) return { key: this.target.keys.revoked, label: 'revoked key' }
+      if (this.target.keys.revoked !== undefined) return { key: this.target.keys.revoked, label: 'revoked key', role: 'revoked' }
       const owner = await this.freshAccount('revoked')
       const key = await this.control.createKey({ userId: owner.userId!, name: 'to revoke' })
       await this.control.revokeKey(key.keyId)
-      return { key: key.apiKey, label: 'revoked key', userId: owner.userId!, keyId: key.keyId }
+      return { key: key.apiKey, label: 'revoked key', role: 'revoked', userId: owner.userId!, keyId: key.keyId }
     })
   }
 
@@ -168,8 +210,8 @@ export class ScenarioContext {
   noCreditsKey(): Promise<Actor> {
     return this.#actor('no-credits', async () =>
       this.target.keys.noCredits !== undefined
-        ? { key: this.target.keys.noCredits, label: 'no-credits key' }
-        : this.freshAccount('no credits', 0),
+        ? { key: this.target.keys.noCredits, label: 'no-credits key', role: 'noCredits' }
+        : { ...(await this.freshAccount('no credits', 0)), role: 'noCredits' },
     )
   }
 
@@ -180,8 +222,9 @@ export class ScenarioContext {
    * the rate limit. A 429 the scenario did not ask for is waited out and
    * the request sent again, with a note: it says nothing of this scenario.
    */
-  async send(actor: Actor | null, request: KitRequest, options: { expectRateLimit?: boolean } = {}): Promise<Exchange> {
+  async send(actor: Actor | null, request: KitRequest, options: { expectRateLimit?: boolean; credential?: Credential } = {}): Promise<Exchange> {
     const key = request.apiKey === undefined ? (actor?.key ?? null) : request.apiKey
+    const credential = options.credential ?? this.#credential(actor, key, request.authorization)
     for (let attempt = 0; ; attempt++) {
       // A scenario that expects a 429 is not paced: it is there to meet the limit.
       if (key !== null && !options.expectRateLimit) await this.run.pacer.acquire(key)
@@ -197,7 +240,7 @@ export class ScenarioContext {
       } catch {
         json = undefined
       }
-      const exchange: Exchange = { operationId: request.operationId, request: sent, status: response.status, headers, text, json, durationMs }
+      const exchange: Exchange = { operationId: request.operationId, request: sent, status: response.status, headers, text, json, durationMs, credential }
       if (key !== null) await this.run.pacer.observe(key, headers)
       if (response.status === 429 && !options.expectRateLimit && attempt < 3) {
         // Retry-After when it asks for a wait; else until X-RateLimit-Reset; else a minute.
@@ -210,9 +253,36 @@ export class ScenarioContext {
         await this.target.clock.sleep(wait)
         continue
       }
-      if (request.operationId !== undefined) this.run.exercised.add(`${request.operationId} ${response.status}`)
+      if (request.operationId !== undefined) {
+        this.run.exercised.add(`${request.operationId} ${response.status}`)
+        if (!this.#tidying) this.exercised.add(`${request.operationId} ${response.status}`)
+      }
       return exchange
     }
+  }
+
+  /** The role of a key the run was given or made. */
+  #roleOf(key: string): KeyRole | undefined {
+    const keys = this.target.keys
+    return key === keys.main ? 'main' : key === keys.other ? 'otherTeam' : key === keys.noCredits ? 'noCredits' : key === keys.revoked ? 'revoked' : undefined
+  }
+
+  /**
+   * How a request authenticated, when the scenario did not say: the actor's
+   * role, or for a raw `Authorization` header, the header shown as is unless
+   * it carries (part of) a key the run knows, which is then redacted.
+   */
+  #credential(actor: Actor | null, key: string | null, authorization: string | undefined): Credential {
+    if (authorization !== undefined) {
+      const token = /^Bearer\s+(\S+)/i.exec(authorization)?.[1]
+      const known = [this.target.keys.main, this.target.keys.other, this.target.keys.noCredits, this.target.keys.revoked, actor?.key].filter((k): k is string => k !== undefined && k.length >= 8)
+      const secret = token !== undefined && known.some((k) => token.includes(k.slice(0, -1)) || k.includes(token.slice(0, Math.max(8, token.length - 1))))
+      return secret ? { role: 'a value made from a key (redacted)', header: `'Authorization: Bearer <redacted>'` } : literalCredential(authorization, 'a made-up Authorization header')
+    }
+    if (key === null) return NO_KEY
+    const role = actor !== null && actor.key === key ? (actor.role ?? this.#roleOf(key)) : this.#roleOf(key)
+    if (role === 'fixture') return literalCredential(`Bearer ${key}`, `the emulator’s fixture key ${key}`)
+    return keyCredential(role ?? 'extra', actor?.label, role !== undefined && role !== 'extra' && this.#roleOf(key) === undefined)
   }
 
   /** Sends one operation with typed inputs. */
@@ -245,7 +315,7 @@ export class ScenarioContext {
     if ('actual' in detail) finding.actual = show(detail.actual)
     if (detail.exchange !== undefined) {
       finding.exchange = summarize(detail.exchange)
-      finding.curl = curlCommand(detail.exchange.request)
+      finding.curl = curlCommand(detail.exchange.request, detail.exchange.credential)
     }
     ;(level === 'MUST' ? this.failures : this.warnings).push(finding)
   }
@@ -356,9 +426,11 @@ export class ScenarioContext {
   // ---------------------------------------------------------------- jobs
 
   /**
-   * Polls a job with backoff (1 s, ×1.5, at most 15 s; honouring
-   * `Retry-After`) until it is no longer `processing`, checking every answer.
-   * Gives up after the run's job timeout with a MUST failure.
+   * Polls a job with backoff (1 s, ×1.5, at most 15 s) until it is no
+   * longer `processing`, checking every answer. A `Retry-After` on a job
+   * status answer (seconds or an HTTP date, on the target's clock) sets the
+   * next wait instead, bounded by what is left of the run's job timeout.
+   * Gives up after the job timeout with a MUST failure.
    */
   async waitForJob(actor: Actor, jobId: string): Promise<z.output<(typeof operations)['getJobStatus']['response']> | undefined> {
     let interval = 1_000
@@ -367,7 +439,8 @@ export class ScenarioContext {
       const exchange = await this.call(actor, 'getJobStatus', { params: { jobId } })
       const job = this.expectOk<'getJobStatus'>(exchange)
       if (job.status !== 'processing') return job
-      if (waited + interval > this.run.jobTimeoutMs) {
+      const left = this.run.jobTimeoutMs - waited
+      if (left <= 0) {
         this.must(Clauses.jobStatus, `the job leaves processing within ${Math.round(this.run.jobTimeoutMs / 1000)} s`, false, {
           expected: 'completed or failed',
           actual: `still processing after ${Math.round(waited / 1000)} s`,
@@ -375,9 +448,12 @@ export class ScenarioContext {
         })
         return undefined
       }
-      await this.sleep(interval)
-      waited += interval
-      interval = Math.min(15_000, Math.round(interval * 1.5))
+      const retryAfter = exchange.headers['retry-after']
+      const asked = retryAfter === undefined ? undefined : retryAfterSeconds(retryAfter, await this.target.clock.now())
+      const wait = Math.min(left, asked !== undefined && asked > 0 ? asked * 1000 : interval)
+      await this.sleep(wait)
+      waited += wait
+      if (asked === undefined || asked <= 0) interval = Math.min(15_000, Math.round(interval * 1.5))
     }
   }
 }

@@ -41,7 +41,12 @@ export { ConfigurationError }
 
 /** Which scenarios a grep and a shard select, in order. */
 export function selectScenarios(scenarios: readonly Scenario[], grep?: string | RegExp, shard?: { index: number; count: number }): Scenario[] {
-  const pattern = grep === undefined ? undefined : typeof grep === 'string' ? new RegExp(grep, 'i') : grep
+  let pattern: RegExp | undefined
+  try {
+    pattern = grep === undefined ? undefined : typeof grep === 'string' ? new RegExp(grep, 'i') : grep
+  } catch (error) {
+    throw new ConfigurationError(`--grep is not a valid regular expression: ${(error as Error).message}`)
+  }
   let selected = scenarios.filter((s) => pattern === undefined || pattern.test(s.id) || pattern.test(s.title))
   if (shard !== undefined) {
     if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
@@ -52,17 +57,45 @@ export function selectScenarios(scenarios: readonly Scenario[], grep?: string | 
   return selected
 }
 
-async function preflight(target: Target): Promise<void> {
-  const key = target.keys.main
-  if (key === undefined) return
-  let status: number
-  try {
-    status = (await target.client.raw({ operationId: 'listTeams', apiKey: key })).response.status
-  } catch (error) {
-    throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+/**
+ * One cheap authenticated request (GET /teams) per key the run will act
+ * with, paced like every other: a key the target refuses is a configuration
+ * error, not a run of failures blamed on the server. The revoked key is left
+ * out: it is meant to be refused.
+ */
+async function preflight(target: Target, pacer: Pacer): Promise<void> {
+  const send = async (key: string) => {
+    await pacer.acquire(key)
+    let response: Response
+    try {
+      response = (await target.client.raw({ operationId: 'listTeams', apiKey: key })).response
+    } catch (error) {
+      throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${(error as Error).message}`)
+    }
+    await response.body?.cancel()
+    const headers: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      headers[name] = value
+    })
+    await pacer.observe(key, headers)
+    return response.status
   }
-  if (status === 401) throw new ConfigurationError(`the target rejects the API key (GET /teams answered 401)`)
-  if (status === 404) throw new ConfigurationError(`GET ${target.baseUrl}/teams answered 404: is the base URL right (it ends with /v1)?`)
+  const main = target.keys.main
+  if (main !== undefined) {
+    const status = await send(main)
+    if (status === 401) throw new ConfigurationError(`the target rejects the API key (GET /teams answered 401)`)
+    if (status === 404) throw new ConfigurationError(`GET ${target.baseUrl}/teams answered 404: is the base URL right (it ends with /v1)?`)
+  }
+  const optional = [
+    ['--other-team-key', 'CONFORMANCE_OTHER_TEAM_KEY', target.keys.other],
+    ['--no-credits-key', 'CONFORMANCE_NO_CREDITS_KEY', target.keys.noCredits],
+  ] as const
+  for (const [flag, env, key] of optional) {
+    if (key === undefined) continue
+    if (key === main) throw new ConfigurationError(`${flag} is the same key as --api-key: it must be a key of ${flag === '--other-team-key' ? 'another user' : 'a team without credits'}`)
+    const status = await send(key)
+    if (status === 401) throw new ConfigurationError(`the target rejects the key of ${flag} (or ${env}): GET /teams answered 401`)
+  }
 }
 
 /** Runs `tasks` with at most `limit` at once. */
@@ -74,7 +107,7 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
   await Promise.all(workers)
 }
 
-async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<ScenarioResult> {
+async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: Map<string, Set<string>>): Promise<ScenarioResult> {
   const started = performance.now()
   const ctx = new ScenarioContext(run, scenario, rng.fork(scenario.id))
   let outcome: ScenarioResult['outcome'] = 'pass'
@@ -92,7 +125,17 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<Scen
       ctx.must('Conformance kit', `the scenario could not run: ${(error as Error)?.message ?? String(error)}`, false)
     }
   }
+  try {
+    await ctx.nameCreated()
+  } catch (error) {
+    ctx.note(`could not rename what the scenario created: ${(error as Error).message}`)
+  }
   if (outcome !== 'skip' && ctx.failures.length > 0) outcome = 'fail'
+  for (const pair of ctx.exercised) {
+    const by = exercisedBy.get(pair) ?? new Set<string>()
+    by.add(scenario.id)
+    exercisedBy.set(pair, by)
+  }
   return {
     id: scenario.id,
     title: scenario.title,
@@ -107,7 +150,12 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng): Promise<Scen
   }
 }
 
-function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenario[], run: RunState): CoverageRow[] {
+/**
+ * Every operation × documented status: exercised (answered, by which
+ * scenarios: derived from the exchanges the run made), skipped (a scenario
+ * that declares it in `covers` did not run), or not covered.
+ */
+function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenario[], run: RunState, exercisedBy: Map<string, Set<string>>): CoverageRow[] {
   const rows: CoverageRow[] = []
   for (const operationId of OPERATION_IDS) {
     const route = routes[operationId] as (typeof routes)[typeof operationId] & { extension?: boolean }
@@ -116,11 +164,12 @@ function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenar
     const statuses = [200, ...route.errors, ...COMMON_ERROR_STATUSES].sort((a, b) => a - b)
     for (const status of statuses) {
       if (run.exercised.has(`${operationId} ${status}`)) {
-        rows.push({ operationId, status, state: 'exercised' })
+        const by = [...(exercisedBy.get(`${operationId} ${status}`) ?? [])]
+        rows.push({ operationId, status, state: 'exercised', ...(by.length === 0 ? {} : { scenarios: by.sort() }) })
         continue
       }
       const skipped = scenarios
-        .filter((s) => s.covers.some(([op, st]) => op === operationId && st === status))
+        .filter((s) => (s.covers ?? []).some(([op, st]) => op === operationId && st === status))
         .map((s) => results.find((r) => r.id === s.id))
         .find((r) => r?.outcome === 'skip')
       rows.push(skipped === undefined ? { operationId, status, state: 'not-covered' } : { operationId, status, state: 'skipped', reason: `${skipped.id}: ${skipped.reason}` })
@@ -142,10 +191,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   const candidates = selectScenarios(options.scenarios ?? SCENARIOS, options.grep, options.shard)
   const target = await resolveTarget(options)
   try {
-    await preflight(target)
+    const pacer = new Pacer(target.clock, target.pace)
+    await preflight(target, pacer)
     const run: RunState = {
       target,
-      pacer: new Pacer(target.clock, target.pace),
+      pacer,
       runId,
       created: new Set(),
       exercised: new Set(),
@@ -167,8 +217,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       options.onScenario?.(result)
     }
     const runnable: Scenario[] = []
+    // Emulator checks a target that is not our emulator can never run, whatever flags it gets.
+    const emulatorOnly = new Set<string>()
     for (const scenario of candidates) {
       const unmet = scenario.needs.filter((need) => !needMet(target, need))
+      if (unmet.includes('emulator') || unmet.includes('seededWorld')) emulatorOnly.add(scenario.id)
       if (unmet.length === 0) runnable.push(scenario)
       else {
         finish({ id: scenario.id, title: scenario.title, kind: scenario.kind, outcome: 'skip', reason: unmet.map(unmetReason).join('; '), durationMs: 0, checks: 0, failures: [], warnings: [], notes: [] })
@@ -177,7 +230,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const isolated = target.control !== undefined
     const concurrency = options.concurrency ?? (isolated ? 6 : 3)
     const phase = (s: Scenario) => s.phase ?? 'any'
-    const exec = (scenario: Scenario) => runOne(run, scenario, rng).then(finish)
+    const exercisedBy = new Map<string, Set<string>>()
+    const exec = (scenario: Scenario) => runOne(run, scenario, rng, exercisedBy).then(finish)
     if (isolated) {
       // Every scenario has accounts of its own: run all but the last ones together.
       await pool(runnable.filter((s) => phase(s) !== 'last'), concurrency, exec)
@@ -198,7 +252,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       stale: count('stale'),
       warnings: ordered.reduce((n, r) => n + r.warnings.length, 0),
       total: ordered.length,
+      emulatorOnly: ordered.filter((r) => r.outcome === 'skip' && emulatorOnly.has(r.id)).length,
     }
+    // Whether the flags left most of what could run here unrun (emulator-only checks do not count).
+    const couldRun = summary.total - summary.emulatorOnly
+    const skippedHere = summary.skipped - summary.emulatorOnly
     return {
       format: REPORT_FORMAT,
       runId,
@@ -208,9 +266,9 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       durationMs: Date.now() - started,
       summary,
       scenarios: ordered,
-      coverage: coverage(ordered, candidates, run),
+      coverage: coverage(ordered, candidates, run, exercisedBy),
       createdProjects: [...run.created].sort(),
-      mostlySkipped: summary.total > 0 && summary.skipped * 2 > summary.total,
+      mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
     }
   } finally {
     await target.close()

@@ -77,13 +77,13 @@ function controlClock(control: ControlClient): Clock {
   }
 }
 
-/** Whether `control` answers as our emulator's control plane. */
-async function isOurControlPlane(control: ControlClient): Promise<boolean> {
+/** Whether `control` answers as our emulator's control plane; 'unauthorized' when it refuses the admin token. */
+async function isOurControlPlane(control: ControlClient): Promise<boolean | 'unauthorized'> {
   try {
     const health = await control.health()
     return health.status === 'ok' && typeof health.version === 'string'
-  } catch {
-    return false
+  } catch (error) {
+    return (error as { status?: unknown }).status === 401 ? 'unauthorized' : false
   }
 }
 
@@ -135,7 +135,11 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
       fetch: options.controlFetch ?? doFetch,
       ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     })
-    if (!(await isOurControlPlane(control))) {
+    const answer = await isOurControlPlane(control)
+    if (answer === 'unauthorized') {
+      throw new ConfigurationError(`the control plane at ${options.controlUrl} refuses ${options.adminToken === undefined ? 'requests without an admin token: pass --admin-token' : 'the --admin-token given'} (401)`)
+    }
+    if (!answer) {
       throw new ConfigurationError(`--control-url ${options.controlUrl} does not answer as the emulator's control plane (GET /_emulator/health)`)
     }
   }

@@ -40,8 +40,14 @@ export interface Scenario {
   kind: ScenarioKind
   needs: readonly Need[]
   phase?: Phase
-  /** The operation × status pairs this scenario exercises (for the coverage table). */
-  covers: ReadonlyArray<readonly [OperationId, number]>
+  /**
+   * The operation × status pairs this scenario exercises. The coverage
+   * table's "exercised" comes from the exchanges a run made; this list says
+   * which statuses went unexercised because the scenario was skipped. A test
+   * holds it to what the scenario's requests are answered with against the
+   * emulator.
+   */
+  covers?: ReadonlyArray<readonly [OperationId, number]>
   run(ctx: import('./context.js').ScenarioContext): Promise<void>
 }
 
@@ -55,6 +61,8 @@ export interface Exchange {
   /** The parsed JSON body, or undefined when it is not JSON. */
   json: unknown
   durationMs: number
+  /** Which key made the request, and how a reproduction sends it. */
+  credential?: import('./curl.js').Credential
 }
 
 /** A check that did not hold. */
@@ -66,13 +74,14 @@ export interface Finding {
   expected?: string
   actual?: string
   exchange?: ExchangeSummary
-  /** A curl command reproducing the request, the key redacted. */
+  /** A curl command reproducing the request, the key read from its role's environment variable. */
   curl?: string
 }
 
 /** An exchange as a report shows it: the request with its key redacted, the response's status, headers that matter and a body excerpt. */
 export interface ExchangeSummary {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string }
+  /** `key`: which key made the request, in words ("main key (--api-key)", "no key", "a malformed header: …"). */
+  request: { method: string; url: string; headers: Record<string, string>; body?: string; key?: string }
   response: { status: number; headers: Record<string, string>; body: string }
 }
 
@@ -97,6 +106,8 @@ export interface CoverageRow {
   status: number
   state: 'exercised' | 'skipped' | 'not-covered'
   reason?: string
+  /** For an exercised pair: the scenarios whose requests were answered with it. */
+  scenarios?: string[]
 }
 
 export const REPORT_FORMAT = 'presentation-conformance/report@1'
@@ -110,12 +121,17 @@ export interface Report {
   target: { kind: 'in-process' | 'http' | 'deployment'; baseUrl: string; emulator: boolean; controlPlane: boolean }
   startedAt: string
   durationMs: number
-  summary: { passed: number; failed: number; skipped: number; expectedFailures: number; stale: number; warnings: number; total: number }
+  /**
+   * Counts of scenarios by outcome. `emulatorOnly` is how many of the
+   * `skipped` are emulator checks that no flag can make run against this
+   * target (it is not our emulator).
+   */
+  summary: { passed: number; failed: number; skipped: number; expectedFailures: number; stale: number; warnings: number; total: number; emulatorOnly: number }
   scenarios: ScenarioResult[]
   coverage: CoverageRow[]
   /** Slugs of the projects the run created (the API has no delete). */
   createdProjects: string[]
-  /** True when most scenarios were skipped: the run proves little. */
+  /** True when most scenarios that could run against this target were skipped (for want of flags): the run proves little. */
   mostlySkipped: boolean
 }
 

@@ -1,5 +1,5 @@
 /** The human reporter: a line per scenario as it ends, then every failure in full, coverage and a summary. */
-import { KEY_VARIABLE } from '../curl.js'
+import { KEY_ROLE_NAMES, KEY_VARIABLES, variablesOf } from '../curl.js'
 import type { Finding, Report, ScenarioResult } from '../types.js'
 
 const MARK: Record<ScenarioResult['outcome'], string> = { pass: '✓', fail: '✗', skip: '-', 'expected-fail': '○', stale: '!' }
@@ -33,6 +33,7 @@ export function findingText(finding: Finding): string {
   if (finding.exchange !== undefined) {
     const { request, response } = finding.exchange
     lines.push(`  request:  ${request.method} ${request.url}${request.body === undefined ? '' : `  ${request.body.length > 300 ? `${request.body.slice(0, 300)}…` : request.body}`}`)
+    if (request.key !== undefined) lines.push(`  key:      ${request.key}`)
     const headers = Object.entries(response.headers)
       .map(([name, value]) => `${name}: ${value}`)
       .join('  ')
@@ -64,6 +65,14 @@ export function coverageText(report: Report): string {
   return lines.join('\n')
 }
 
+/** Which environment variables the reproductions of `findings` read, and which key each holds. */
+function reproductionNote(findings: readonly Finding[]): string {
+  const used = new Set(findings.flatMap((f) => (f.curl === undefined ? [] : variablesOf(f.curl))))
+  const roles = (Object.keys(KEY_VARIABLES) as Array<keyof typeof KEY_VARIABLES>).filter((role) => used.has(KEY_VARIABLES[role]))
+  if (roles.length === 0) return 'Reproductions send no key of yours.'
+  return `Reproductions read the keys from the environment: ${roles.map((role) => `$${KEY_VARIABLES[role]}, the ${KEY_ROLE_NAMES[role].replace(/^a /, '').replace(/ \(--[a-z-]+\)$/, '')}`).join('; ')}.`
+}
+
 /** Everything after the scenario lines. */
 export function summaryText(report: Report): string {
   const out: string[] = []
@@ -75,7 +84,7 @@ export function summaryText(report: Report): string {
       for (const finding of result.failures) out.push(indent(findingText(finding), '  '))
       for (const note of result.notes) out.push(`  note: ${note}`)
     }
-    out.push('', `Reproductions read the key from $${KEY_VARIABLE}.`)
+    out.push('', reproductionNote(failing.flatMap((r) => r.failures)))
   }
   const warned = report.scenarios.filter((r) => r.warnings.length > 0)
   if (warned.length > 0) {
@@ -98,9 +107,10 @@ export function summaryText(report: Report): string {
       ` · ${Math.round(report.durationMs / 100) / 10} s · seed ${report.seed} (replay with --seed ${report.seed})`,
   )
   if (report.mostlySkipped) {
+    const onlyHere = s.emulatorOnly > 0 ? ` (not counting ${s.emulatorOnly} emulator check${s.emulatorOnly === 1 ? '' : 's'}, which run only against the emulator)` : ''
     out.push(
       '',
-      `!!! ${s.skipped} of ${s.total} scenarios were not applicable: this run proves little. Give --allow-writes, --allow-generation and the optional keys (--other-team-key, --revoked-key, --no-credits-key) to run more.`,
+      `!!! ${s.skipped - s.emulatorOnly} of ${s.total - s.emulatorOnly} scenarios were not applicable${onlyHere}: this run proves little. Give --allow-writes, --allow-generation and the optional keys (--other-team-key, --revoked-key, --no-credits-key) to run more.`,
     )
   }
   return out.join('\n')

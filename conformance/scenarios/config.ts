@@ -30,7 +30,7 @@ export const configScenarios = [
     id: 'config.merge',
     title: 'PUT /config merges: keys the body leaves out are kept',
     needs: needs('writes'),
-    covers: [['updateProjectConfig', 200], ['getProjectConfig', 200]],
+    covers: [['updateProjectConfig', 200], ['getProjectConfig', 200], ['createProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'config merge')
@@ -59,7 +59,7 @@ export const configScenarios = [
     id: 'config.bounds',
     title: 'Config values are checked: cardsSlidesPerView 0.5–2, enums, token patterns, theme; a refused write changes nothing',
     needs: needs('writes'),
-    covers: [['updateProjectConfig', 400], ['updateProjectConfig', 200]],
+    covers: [['updateProjectConfig', 400], ['updateProjectConfig', 200], ['createProject', 200], ['getProjectConfig', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'config bounds')
@@ -116,7 +116,7 @@ export const configScenarios = [
     id: 'versions.config',
     title: 'After a config write, latestVersion is the versionId the write answered',
     needs: needs('writes'),
-    covers: [['updateProjectConfig', 200], ['getProject', 200]],
+    covers: [['updateProjectConfig', 200], ['getProject', 200], ['createProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'versions')

@@ -12,7 +12,7 @@ const IMAGES = Array.from({ length: 20 }, (_, i) => `https://images.example.com/
 async function generateAndWait(ctx: ScenarioContext, actor: Actor, body: Record<string, unknown>) {
   const exchange = await ctx.send(actor, { operationId: 'generateProject', body })
   const job = ctx.expectOk<'generateProject'>(exchange)
-  ctx.created(job.projectSlug)
+  ctx.created(job.projectSlug, { actor, purpose: 'generated' })
   ctx.equal('MUST', GENERATE, 'a new job starts in status processing', job.status, 'processing', exchange)
   const done = await ctx.waitForJob(actor, job.jobId)
   if (done === undefined) return undefined
@@ -33,7 +33,7 @@ export const generationScenarios = [
     id: 'generation.lifecycle',
     title: 'A job from scratch (with 20 reference images) starts processing and ends completed or failed',
     needs: needs('generation'),
-    covers: [['generateProject', 200], ['getJobStatus', 200]],
+    covers: [['generateProject', 200], ['getJobStatus', 200], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       await generateAndWait(ctx, main, { prompt: ctx.name('a three-slide deck about conformance testing'), referenceImageUrls: IMAGES })
@@ -43,7 +43,7 @@ export const generationScenarios = [
     id: 'generation.template',
     title: 'A job from one of the team’s templates',
     needs: needs('generation'),
-    covers: [['generateProject', 200], ['listTemplates', 200]],
+    covers: [['generateProject', 200], ['listTemplates', 200], ['getJobStatus', 200], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       if (ctx.target.control !== undefined && main.teamId !== undefined) {
@@ -76,7 +76,7 @@ export const generationScenarios = [
         const exchange = await ctx.send(main, { operationId: 'generateProject', body })
         if (!ctx.expectError(exchange, 400, what.includes('images') || what.includes('prompt') ? Clauses.limits : GENERATE)) {
           ctx.note(`accepted: ${what}`)
-          if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug)
+          if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: `generated: ${what}` })
         }
       }
       const template = await ctx.send(main, { operationId: 'generateProject', body: { prompt: ctx.name('missing template'), templateId: `conformance-missing-${ctx.rng.token(10)}` } })
@@ -87,7 +87,7 @@ export const generationScenarios = [
     id: 'generation.template-scope',
     title: 'Another team’s template is 404 on generate',
     needs: needs('generation', 'otherTeamKey'),
-    covers: [['generateProject', 404]],
+    covers: [['generateProject', 404], ['listTemplates', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const other = await ctx.other()
@@ -111,7 +111,7 @@ export const generationScenarios = [
       const broke = await ctx.noCreditsKey()
       const exchange = await ctx.send(broke, { operationId: 'generateProject', body: { prompt: ctx.name('no credits') } })
       ctx.expectError(exchange, 402, GENERATE)
-      if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug)
+      if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: broke, purpose: 'generated without credits' })
     },
   }),
 ]

@@ -34,7 +34,7 @@ export const paginationScenarios = [
     id: 'pagination.projects',
     title: 'Walking the project list: no repeats, no gaps, nextCursor absent at the end, limit honoured',
     phase: 'quiet',
-    covers: [['listProjects', 200], ['listProjects', 400]],
+    covers: [['listProjects', 200], ['listProjects', 400], ['createProject', 200], ['publishProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       await atLeast(ctx, main, 7, 2)
@@ -90,7 +90,7 @@ export const paginationScenarios = [
     id: 'pagination.published',
     title: 'published=true and published=false split the list: disjoint, complete, each item in the right state',
     phase: 'quiet',
-    covers: [['listProjects', 200]],
+    covers: [['listProjects', 200], ['createProject', 200], ['publishProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       await atLeast(ctx, main, 5, 2)

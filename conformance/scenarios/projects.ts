@@ -27,9 +27,10 @@ export const projectScenarios = [
       ctx.equal('MUST', Clauses.versioning, 'latestVersion is the projectVersionId create answered', detail.latestVersion?.id, created.projectVersionId)
       ctx.equal('SHOULD', CREATE, 'detail’s editorUrl is the one create answered', detail.editorUrl, created.editorUrl)
 
+      // The spec's default name: checked, then the project gets the run's prefix when the scenario ends.
       const untitled = await ctx.call(main, 'createProject')
       const body = ctx.expectOk<'createProject'>(untitled)
-      ctx.created(body.projectSlug)
+      ctx.created(body.projectSlug, { actor: main, purpose: 'created without a body' })
       const named = await ctx.ok(main, 'getProject', { params: { slug: body.projectSlug } })
       ctx.equal('MUST', CREATE, 'a project created without a body is named Untitled', named.name, 'Untitled')
     },
@@ -38,7 +39,7 @@ export const projectScenarios = [
     id: 'projects.create-bounds',
     title: 'A project name on create is 1 to 200 characters',
     needs: needs('writes'),
-    covers: [['createProject', 200], ['createProject', 400]],
+    covers: [['createProject', 200], ['createProject', 400], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       for (const name of ['', 'x'.repeat(201)]) {
@@ -46,7 +47,7 @@ export const projectScenarios = [
       }
       ctx.expectError(await ctx.send(main, { operationId: 'createProject', body: { name: 42 } }), 400, CREATE)
       const one = await ctx.call(main, 'createProject', { body: { name: 'x' } })
-      if (ctx.expectStatus(one, 200, Clauses.limits)) ctx.created((one.json as { projectSlug?: string }).projectSlug)
+      if (ctx.expectStatus(one, 200, Clauses.limits)) ctx.created((one.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: 'one-character name' })
       const max = ctx.name('max').padEnd(200, 'x')
       const longest = await ctx.call(main, 'createProject', { body: { name: max } })
       if (ctx.expectStatus(longest, 200, Clauses.limits)) {
@@ -61,7 +62,7 @@ export const projectScenarios = [
     id: 'projects.rename',
     title: 'A rename changes the name and keeps the slug and the URLs',
     needs: needs('writes'),
-    covers: [['renameProject', 200], ['publishProject', 200], ['getProjectUrl', 200]],
+    covers: [['renameProject', 200], ['publishProject', 200], ['getProjectUrl', 200], ['createProject', 200], ['getProject', 200], ['unpublishProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const project = await createProject(ctx, main, 'rename')
@@ -92,7 +93,7 @@ export const projectScenarios = [
     id: 'projects.rename-bounds',
     title: 'A name on rename is 1 to 191 characters; a refused rename changes nothing',
     needs: needs('writes'),
-    covers: [['renameProject', 400], ['renameProject', 200]],
+    covers: [['renameProject', 400], ['renameProject', 200], ['createProject', 200], ['getProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'rename bounds')
@@ -102,17 +103,18 @@ export const projectScenarios = [
       ctx.expectError(await ctx.send(main, { operationId: 'renameProject', params: { slug }, body: { name: 7 } }), 400, RENAME)
       const unchanged = await ctx.ok(main, 'getProject', { params: { slug } })
       ctx.equal('MUST', Clauses.errors, 'a refused rename leaves the name as it was', unchanged.name, original)
+      // The one-character name first, so the project ends under the 191-character name, which carries the run's prefix.
+      ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: 'x' } }))
       const longest = ctx.name('longest').padEnd(191, 'y')
       ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: longest } }))
       ctx.equal('MUST', RENAME, 'a 191-character name is kept whole', (await ctx.ok(main, 'getProject', { params: { slug } })).name, longest)
-      ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: 'x' } }))
     },
   }),
   scenario({
     id: 'projects.duplicate',
     title: 'A duplicate has its own slug, starts unpublished with a fresh URL, and has the same slides and config',
     needs: needs('writes'),
-    covers: [['duplicateProject', 200], ['updateProjectConfig', 200], ['listSlides', 200]],
+    covers: [['duplicateProject', 200], ['updateProjectConfig', 200], ['listSlides', 200], ['createProject', 200], ['getProject', 200], ['renameProject', 200], ['getProjectConfig', 200], ['publishProject', 200], ['unpublishProject', 200], ['getProjectUrl', 200], ['createSlide', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const source = await projectWithSlides(ctx, main, 'duplicate source')
@@ -125,7 +127,7 @@ export const projectScenarios = [
 
       const exchange = await ctx.call(main, 'duplicateProject', { params: { slug } })
       const copy = ctx.expectOk<'duplicateProject'>(exchange)
-      ctx.created(copy.projectSlug)
+      ctx.created(copy.projectSlug, { actor: main, purpose: 'duplicate' })
       ctx.must(DUPLICATE, 'the copy has its own slug', copy.projectSlug !== slug, { actual: copy.projectSlug, exchange })
       ctx.must(DUPLICATE, 'the copy has its own id', copy.projectId !== sourceDetail.id, { actual: copy.projectId, exchange })
       const detail = await ctx.ok(main, 'getProject', { params: { slug: copy.projectSlug } })

@@ -8,7 +8,7 @@ export const publishingScenarios = [
     id: 'publishing.state-machine',
     title: 'Publish and unpublish move detail between published and unpublished; slides are kept; it can be published again',
     needs: needs('writes'),
-    covers: [['publishProject', 200], ['unpublishProject', 200], ['getProjectUrl', 200], ['getProject', 200]],
+    covers: [['publishProject', 200], ['unpublishProject', 200], ['getProjectUrl', 200], ['getProject', 200], ['createProject', 200], ['listSlides', 200], ['createSlide', 200]],
     async run(ctx) {
       const main = await ctx.main()
       // A project with slides shows that they are kept; without one, a blank project still shows the states.
@@ -52,7 +52,7 @@ export const publishingScenarios = [
     title: 'The published filter follows publish and unpublish',
     needs: needs('writes'),
     phase: 'quiet',
-    covers: [['listProjects', 200], ['publishProject', 200], ['unpublishProject', 200]],
+    covers: [['listProjects', 200], ['publishProject', 200], ['unpublishProject', 200], ['createProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const published = await createProject(ctx, main, 'listed published')

@@ -3,7 +3,9 @@ import { Clauses } from '../clauses.js'
 import type { Actor, ScenarioContext } from '../context.js'
 import { SPEC_RATE_LIMIT } from '../pacer.js'
 import type { Exchange } from '../types.js'
-import { needs, scenario } from './support.js'
+import { OPERATION_IDS } from '../../src/client/index.js'
+import { plausibleRequest } from './auth.js'
+import { needs, scenario, SPEC_OPERATIONS } from './support.js'
 
 /** Sends requests with the given keys in turn until a 429, at most `max`. */
 async function burst(ctx: ScenarioContext, actors: Actor[], max: number): Promise<{ limited: Exchange | undefined; sent: number; elapsedMs: number }> {
@@ -36,12 +38,17 @@ function checkRefusal(ctx: ScenarioContext, exchange: Exchange): void {
   }
 }
 
+/** The operations a target has: the spec's, and the emulator's two extensions when it is ours. */
+function operationsOf(ctx: ScenarioContext) {
+  return ctx.has('emulator') ? OPERATION_IDS : SPEC_OPERATIONS
+}
+
 export const rateLimitScenarios = [
   scenario({
     id: 'rate-limit.429',
     title: 'Past 50 requests in a minute, a 429 with X-RateLimit-Limit, -Remaining and -Reset',
     phase: 'last',
-    covers: [['listTeams', 429], ['listProjects', 429]],
+    covers: [['listTeams', 429], ['listProjects', 429], ['listProjects', 200], ['listTeams', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const aligned = await freshMinute(ctx)
@@ -64,7 +71,7 @@ export const rateLimitScenarios = [
     title: 'Two keys of one user share one rate-limit bucket',
     needs: needs('controlPlane'),
     phase: 'last',
-    covers: [['listTeams', 429], ['listProjects', 429]],
+    covers: [['listTeams', 429], ['listProjects', 429], ['listProjects', 200], ['listTeams', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const second = await ctx.control.createKey({ userId: main.userId!, name: 'second key' })
@@ -78,6 +85,24 @@ export const rateLimitScenarios = [
       })
       if (limited !== undefined) checkRefusal(ctx, limited)
       ctx.note(`burst took ${Math.round(elapsedMs)} ms of target time`)
+    },
+  }),
+  scenario({
+    id: 'rate-limit.every-operation',
+    title: 'The limit is shared by all endpoints: once it is reached, every operation answers 429',
+    needs: needs('controlPlane'),
+    phase: 'last',
+    covers: [...[...SPEC_OPERATIONS, 'createSlide' as const, 'getSlideGuide' as const].map((id) => [id, 429] as const), ['listProjects', 200], ['listTeams', 200]],
+    async run(ctx) {
+      const main = await ctx.main()
+      await freshMinute(ctx)
+      const { limited } = await burst(ctx, [main], SPEC_RATE_LIMIT + 5)
+      if (limited === undefined) return ctx.abort(`no 429 in ${SPEC_RATE_LIMIT + 5} requests (rate-limit.429 judges that)`)
+      for (const operationId of operationsOf(ctx)) {
+        const exchange = await ctx.send(main, plausibleRequest(ctx, operationId), { expectRateLimit: true })
+        ctx.expectError(exchange, 429, Clauses.limits)
+        if (exchange.status === 429) checkRefusal(ctx, exchange)
+      }
     },
   }),
 ]

@@ -55,7 +55,7 @@ export const readScenarios = [
   scenario({
     id: 'projects.list',
     title: 'GET /projects lists accessible projects, 20 by default',
-    covers: [['listProjects', 200]],
+    covers: [['listProjects', 200], ['createProject', 200]],
     async run(ctx) {
       const main = await ctx.main()
       // A list with something in it shows more than an empty one.
@@ -71,7 +71,7 @@ export const readScenarios = [
   scenario({
     id: 'projects.detail',
     title: 'GET /projects/{slug} has the list fields and the detail fields',
-    covers: [['getProject', 200], ['getProjectConfig', 200], ['getProjectUrl', 200], ['listSlides', 200]],
+    covers: [['getProject', 200], ['getProjectConfig', 200], ['getProjectUrl', 200], ['listSlides', 200], ['createProject', 200], ['listProjects', 200]],
     async run(ctx) {
       const main = await ctx.main()
       const slug = await someProject(ctx, main)

@@ -9,7 +9,7 @@ export const slideScenarios = [
     id: 'slides.update',
     title: 'Updating one file of a slide changes that file only and makes the project’s latest version',
     needs: needs('writes'),
-    covers: [['updateSlide', 200], ['listSlides', 200]],
+    covers: [['updateSlide', 200], ['listSlides', 200], ['createProject', 200], ['getProject', 200], ['createSlide', 200], ['updateSlide', 400], ['updateSlide', 404]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug, slides } = await projectWithSlides(ctx, main, 'slide update')
@@ -42,7 +42,7 @@ export const slideScenarios = [
     id: 'slides.editing',
     title: 'The editing indicator turns on and off',
     needs: needs('writes'),
-    covers: [['startSlideEditing', 200], ['stopSlideEditing', 200]],
+    covers: [['startSlideEditing', 200], ['stopSlideEditing', 200], ['createProject', 200], ['listSlides', 200], ['createSlide', 200], ['startSlideEditing', 400], ['startSlideEditing', 404], ['stopSlideEditing', 404]],
     async run(ctx) {
       const main = await ctx.main()
       const { slug, slides } = await projectWithSlides(ctx, main, 'slide editing')
@@ -54,6 +54,13 @@ export const slideScenarios = [
         ctx.equal('MUST', endpoint('stopSlideEditing'), 'turning the indicator off answers success: true', ctx.expectOk<'stopSlideEditing'>(off).success, true, off)
       }
       ctx.should(Clauses.editing, 'the indicator leaves the slides as they were', (await ctx.ok(main, 'listSlides', { params: { slug } })).slides.length === slides.length)
+      // Error statuses of these operations are not shown by the spec: SHOULDs.
+      const missing = { slug, slideId: `conformance-missing-${ctx.rng.token(8)}` }
+      ctx.expectError(await ctx.send(main, { operationId: 'startSlideEditing', params: missing, body: { agentName: 'Conformance kit', editPrompt: 'A missing slide' } }), 404, endpoint('startSlideEditing'), 'SHOULD')
+      ctx.expectError(await ctx.send(main, { operationId: 'stopSlideEditing', params: missing }), 404, endpoint('stopSlideEditing'), 'SHOULD')
+      const wrongType = await ctx.send(main, { operationId: 'startSlideEditing', params, body: { agentName: 42, editPrompt: 'agentName is not a string' } })
+      ctx.expectError(wrongType, 400, endpoint('startSlideEditing'), 'SHOULD')
+      if (wrongType.status === 200) await ctx.call(main, 'stopSlideEditing', { params })
     },
   }),
 ]

@@ -76,7 +76,7 @@ export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purp
     return ctx.skip('no project with slides is reachable: the spec does not show how to create slides (give a key with a project that has slides, or --allow-generation)')
   }
   const copy = await ctx.ok(actor, 'duplicateProject', { params: { slug: source } })
-  ctx.created(copy.projectSlug)
+  ctx.created(copy.projectSlug, { actor, purpose })
   const copied = await ctx.ok(actor, 'listSlides', { params: { slug: copy.projectSlug } })
   if (copied.slides.length === 0) ctx.abort(`the duplicate of ${source} has no slides`)
   return { slug: copy.projectSlug, slides: copied.slides }
@@ -98,7 +98,7 @@ async function findProjectWithSlides(ctx: ScenarioContext, actor: Actor, purpose
   }
   if (ctx.has('generation')) {
     const job = await ctx.ok(actor, 'generateProject', { body: { prompt: ctx.name(`${purpose}: a short deck about conformance testing`) } })
-    ctx.created(job.projectSlug)
+    ctx.created(job.projectSlug, { actor, purpose: `${purpose} (generated)` })
     const done = await ctx.waitForJob(actor, job.jobId)
     if (done?.status === 'completed' && done.projectSlug !== null) {
       const { slides } = await ctx.ok(actor, 'listSlides', { params: { slug: done.projectSlug } })

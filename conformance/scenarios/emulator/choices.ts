@@ -123,7 +123,7 @@ export const choiceScenarios = [
       const source = await createProject(ctx, main, 'dup choice')
       const name = (await ctx.ok(main, 'getProject', { params: { slug: source.slug } })).name
       const copy = await ctx.ok(main, 'duplicateProject', { params: { slug: source.slug } })
-      ctx.created(copy.projectSlug)
+      ctx.created(copy.projectSlug, { actor: main, purpose: 'dup choice copy' })
       ctx.equal('MUST', CHOICES, 'the copy is named "<name> (copy)"', copy.name, `${name} (copy)`)
       const url = await ctx.ok(main, 'getProjectUrl', { params: { slug: copy.projectSlug } })
       ctx.equal('MUST', CHOICES, 'the copy sits on its own subdomain', url.current.type, 'subdomain')
@@ -141,6 +141,11 @@ export const choiceScenarios = [
       ctx.equal('MUST', CHOICES, 'created slides are appended in order, unnamed ones "Slide N"', slides.map((s) => [s.id, s.name]), [[created.slideId, 'Cover'], [second.slideId, 'Slide 2']])
       const detail = await ctx.ok(main, 'getProject', { params: { slug } })
       ctx.equal('MUST', CHOICES, 'creating a slide makes the latest version', detail.latestVersion?.id, second.versionId)
+      expectCode(ctx, await ctx.send(main, { operationId: 'createSlide', params: { slug }, body: { name: 7 } }), 400, 'VALIDATION_ERROR', 'a slide name that is not a string')
+      expectCode(ctx, await ctx.call(main, 'createSlide', { params: { slug: `${slug}-missing` } }), 404, 'NOT_FOUND', 'a slide for a missing project')
+      expectCode(ctx, await ctx.call(null, 'createSlide', { params: { slug } }), 401, 'UNAUTHORIZED', 'creating a slide without a key')
+      expectCode(ctx, await ctx.call(main, 'getSlideGuide', { params: { slug: `${slug}-missing` } }), 404, 'NOT_FOUND', 'the guide of a missing project')
+      expectCode(ctx, await ctx.call(null, 'getSlideGuide', { params: { slug } }), 401, 'UNAUTHORIZED', 'the slide guide without a key')
       const guide = await ctx.ok(main, 'getSlideGuide', { params: { slug } })
       ctx.equal('MUST', CHOICES, 'the slide guide states the token patterns', [guide.tokens.palette.namePattern, guide.tokens.fonts.namePattern], ['^--[a-z][a-z0-9-]*$', '^--font-[a-z][a-z0-9-]*$'])
 

@@ -6,16 +6,19 @@
 import type { ServiceApiError } from '../../../src/client/index.js'
 import { contract } from '../../clauses.js'
 import type { Actor } from '../../context.js'
+import { OPERATION_IDS } from '../../../src/client/index.js'
+import { Clauses } from '../../clauses.js'
+import { plausibleRequest } from '../auth.js'
 import { createProject, needs, scenario } from '../support.js'
 
 const WORLD = contract('§2 › the seeded world')
 const CONTROL = contract('§5 › control plane')
 const RATE = contract('§3 › rate limit')
 
-const alice: Actor = { key: 'pres_test_alice', label: 'pres_test_alice' }
-const acme: Actor = { key: 'pres_test_alice_acme', label: 'pres_test_alice_acme' }
-const bob: Actor = { key: 'pres_test_bob', label: 'pres_test_bob' }
-const revoked: Actor = { key: 'pres_test_revoked', label: 'pres_test_revoked' }
+const alice: Actor = { key: 'pres_test_alice', label: 'pres_test_alice', role: 'fixture' }
+const acme: Actor = { key: 'pres_test_alice_acme', label: 'pres_test_alice_acme', role: 'fixture' }
+const bob: Actor = { key: 'pres_test_bob', label: 'pres_test_bob', role: 'fixture' }
+const revoked: Actor = { key: 'pres_test_revoked', label: 'pres_test_revoked', role: 'fixture' }
 
 export const worldScenarios = [
   scenario({
@@ -61,6 +64,22 @@ export const worldScenarios = [
     },
   }),
   scenario({
+    id: 'emulator.faults-every-operation',
+    title: 'A fault answers on every operation: 500 with the error body and X-Service-Error-Code',
+    kind: 'emulator',
+    needs: needs('emulator', 'controlPlane'),
+    covers: OPERATION_IDS.map((id) => [id, 500] as const),
+    async run(ctx) {
+      const account = await ctx.freshAccount('faults')
+      for (const operationId of OPERATION_IDS) {
+        await ctx.control.addFault({ operationId, status: 500, times: 1, apiKey: account.key })
+        const exchange = await ctx.send(account, plausibleRequest(ctx, operationId))
+        ctx.expectError(exchange, 500, CONTROL)
+        ctx.must(Clauses.errors, 'a fault’s 500 carries the contract’s code', exchange.headers['x-service-error-code'] === 'INTERNAL_ERROR', { actual: exchange.headers['x-service-error-code'] ?? '(absent)', exchange })
+      }
+    },
+  }),
+  scenario({
     id: 'emulator.control-plane',
     title: 'The control plane: health, accounts, keys, credits, templates, collaborators, clock, jobs, faults and the journal',
     kind: 'emulator',
@@ -87,11 +106,11 @@ export const worldScenarios = [
       const { templateId } = await control.createTemplate({ teamId: account.teamId!, name: 'Control template', slideCount: 2 })
       ctx.equal('MUST', CONTROL, 'a created template is listed for its team', (await ctx.ok(account, 'listTemplates')).templates.map((t) => t.id), [templateId])
       const job = await ctx.ok(account, 'generateProject', { body: { prompt: 'controlled', templateId } })
-      ctx.created(job.projectSlug)
+      ctx.created(job.projectSlug, { actor: account, purpose: 'controlled' })
       const failed = await control.failJob(job.jobId, { error: 'Failed on purpose' })
       ctx.equal('MUST', CONTROL, 'failing a job sets its error', [failed.status, failed.error], ['failed', 'Failed on purpose'])
       const again = await ctx.ok(account, 'generateProject', { body: { prompt: 'again' } })
-      ctx.created(again.projectSlug)
+      ctx.created(again.projectSlug, { actor: account, purpose: 'again' })
       ctx.equal('MUST', CONTROL, 'completing a job finishes it at once', (await control.completeJob(again.jobId)).status, 'completed')
       const twice = await control.completeJob(again.jobId).catch((error: ServiceApiError) => error)
       ctx.equal('MUST', CONTROL, 'completing a finished job is 400', (twice as ServiceApiError).status, 400)

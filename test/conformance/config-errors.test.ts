@@ -1,0 +1,140 @@
+/**
+ * Configuration errors exit 2 with a message naming the flag, before any
+ * scenario runs: a bad pattern, a path the report cannot be written to, an
+ * optional key the target refuses. And the end of a report says what the
+ * flags left unrun, apart from what can never run against the target.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { main, runConformance, summaryText } from '../../conformance/index.js'
+import { createEmulator } from '../../src/index.js'
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await main(['node', 'presentation-conformance', ...args], { out: (t) => void (out += t), err: (t) => void (err += t) })
+  return { code, out, err }
+}
+
+let server: { origin: string; close(): Promise<void> }
+
+beforeAll(async () => {
+  server = await createEmulator({ rateLimit: 0 }).listen({ port: 0 })
+})
+afterAll(() => server.close())
+
+const deployment = () => ['--base-url', `${server.origin}/v1`, '--api-key', 'pres_test_alice']
+
+describe('flags that would have crashed or failed late', () => {
+  it('an invalid --grep pattern exits 2 with a message, not a SyntaxError', async () => {
+    const { code, err } = await cli('--grep', '(')
+    expect(code).toBe(2)
+    expect(err).toContain("option '--grep <pattern>' argument '(' is invalid")
+    expect(err).toContain('must be a valid regular expression')
+    expect(err).not.toMatch(/at \S+ \(/)
+    // The programmatic entry refuses it as a configuration error too.
+    await expect(runConformance({ grep: '(' })).rejects.toMatchObject({ name: 'ConfigurationError', message: expect.stringContaining('--grep') })
+  })
+
+  it('an --output or --write-baseline that cannot be written exits 2 before the run', async () => {
+    const started = Date.now()
+    const missing = await cli('--output', '/nonexistent/dir/x.json', '--reporter', 'json')
+    expect(missing.code).toBe(2)
+    expect(missing.err).toBe('presentation-conformance: --output: the directory /nonexistent/dir does not exist\n')
+    expect(missing.out).toBe('')
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-out-'))
+    const directory = await cli('--output', dir, '--reporter', 'junit')
+    expect(directory.code).toBe(2)
+    expect(directory.err).toContain(`--output: ${dir} is a directory`)
+    const baseline = await cli('--write-baseline', '/nonexistent/baseline.json')
+    expect(baseline.code).toBe(2)
+    expect(baseline.err).toContain('--write-baseline: the directory /nonexistent does not exist')
+    // Nothing ran: a whole in-process run takes longer than these checks.
+    expect(Date.now() - started).toBeLessThan(5_000)
+    // A file that exists and is writable is fine.
+    const file = join(dir, 'report.json')
+    writeFileSync(file, 'old')
+    expect((await cli('--grep', '^teams\\.', '--reporter', 'json', '--output', file)).code).toBe(0)
+    expect(JSON.parse(readFileSync(file, 'utf8')).summary.passed).toBe(1)
+  })
+
+  it('names CONFORMANCE_BASE_URL when it, not a flag, clashes with --target', async () => {
+    const saved = process.env.CONFORMANCE_BASE_URL
+    process.env.CONFORMANCE_BASE_URL = 'http://127.0.0.1:1/v1'
+    try {
+      const { code, err } = await cli('--target', 'http')
+      expect(code).toBe(2)
+      expect(err).toContain('CONFORMANCE_BASE_URL is set in the environment')
+    } finally {
+      if (saved === undefined) delete process.env.CONFORMANCE_BASE_URL
+      else process.env.CONFORMANCE_BASE_URL = saved
+    }
+    expect((await cli('--target', 'http', '--base-url', 'http://127.0.0.1:1/v1')).err).not.toContain('CONFORMANCE_BASE_URL')
+  })
+
+  it('a control plane that refuses the admin token exits 2 saying so', async () => {
+    const guarded = await createEmulator({ rateLimit: 0, adminToken: 'right' }).listen({ port: 0 })
+    try {
+      const { code, err } = await cli('--base-url', `${guarded.origin}/v1`, '--control-url', `${guarded.origin}/_emulator`, '--admin-token', 'wrong')
+      expect(code).toBe(2)
+      expect(err).toContain('refuses the --admin-token given (401)')
+    } finally {
+      await guarded.close()
+    }
+  })
+})
+
+describe('optional keys are checked before the run', () => {
+  it('an --other-team-key or --no-credits-key the target refuses exits 2 naming the flag', async () => {
+    const other = await cli(...deployment(), '--allow-writes', '--other-team-key', 'pres_bogus', '--no-credits-key', 'pres_bogus2')
+    expect(other.code).toBe(2)
+    expect(other.err).toBe('presentation-conformance: the target rejects the key of --other-team-key (or CONFORMANCE_OTHER_TEAM_KEY): GET /teams answered 401\n')
+    expect(other.out).not.toContain('✗')
+    const noCredits = await cli(...deployment(), '--other-team-key', 'pres_test_bob', '--no-credits-key', 'pres_bogus2')
+    expect(noCredits.code).toBe(2)
+    expect(noCredits.err).toContain('the key of --no-credits-key (or CONFORMANCE_NO_CREDITS_KEY)')
+    const same = await cli(...deployment(), '--other-team-key', 'pres_test_alice')
+    expect(same.code).toBe(2)
+    expect(same.err).toContain('--other-team-key is the same key as --api-key')
+  })
+
+  it('spends one request per optional key, and none on the revoked key', async () => {
+    const own = await createEmulator({ rateLimit: 0 }).listen({ port: 0 })
+    try {
+      // No scenario matches: the run costs only the preflight.
+      const { code } = await cli('--base-url', `${own.origin}/v1`, '--api-key', 'pres_test_alice', '--other-team-key', 'pres_test_bob', '--no-credits-key', 'pres_test_alice_acme', '--revoked-key', 'pres_test_revoked', '--grep', 'matches-no-scenario')
+      expect(code).toBe(2)
+      const { requests } = (await (await fetch(`${own.origin}/_emulator/requests`)).json()) as { requests: Array<{ operationId: string; status: number }> }
+      // main, other-team, no-credits: one GET /teams each, all accepted.
+      expect(requests.map((r) => `${r.operationId} ${r.status}`)).toEqual(['listTeams 200', 'listTeams 200', 'listTeams 200'])
+    } finally {
+      await own.close()
+    }
+  })
+})
+
+describe('the end of a report', () => {
+  it('counts apart the emulator checks that can never run against a deployment', async () => {
+    const { out } = await cli(...deployment(), '--grep', '^(projects|config|emulator)\\.')
+    expect(out).toMatch(/!!! (\d+) of (\d+) scenarios were not applicable \(not counting 1[0-9] emulator checks, which run only against the emulator\)/)
+    const [, skipped, total] = /!!! (\d+) of (\d+)/.exec(out)!
+    // The spec scenarios skipped for want of --allow-writes, out of the spec scenarios selected.
+    expect(Number(skipped)).toBeLessThanOrEqual(Number(total))
+    expect(Number(total)).toBeLessThan(15)
+    // A run whose only skips are emulator checks is not "mostly skipped".
+    const full = await cli(...deployment(), '--allow-writes', '--grep', '^(teams|projects\\.list$|emulator)\\.')
+    expect(full.out).not.toContain('!!!')
+    expect(full.out).toContain('emulator checks not applicable')
+  })
+
+  it('prints no "Projects this run created" heading when the run created nothing', async () => {
+    const { code, out } = await cli(...deployment(), '--grep', '^teams\\.')
+    expect(code).toBe(0)
+    expect(out).not.toContain('Projects this run created')
+    const report = await runConformance({ grep: '^teams\\.', seed: 1 })
+    expect(report.createdProjects).toEqual([])
+    expect(summaryText(report)).not.toContain('Projects this run created')
+  })
+})
