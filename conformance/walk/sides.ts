@@ -47,8 +47,24 @@ export interface Observation {
   exchanges: Exchange[]
   /** A handle the step made (create, duplicate, copy, generate). */
   made?: Handle
-  /** What the oracle needs to make the same project (`copySlides`). */
-  mirror?: { slideNames: string[]; config: Record<string, unknown> | undefined }
+  /**
+   * What the oracle needs to hold the same project as the target where the
+   * spec leaves the choice to the server: the slides and configuration of a
+   * copied project (`copySlides`), whether a generated project was published.
+   */
+  mirror?: Mirror
+  /**
+   * Why the oracle does not run this step: nothing happened on the target
+   * that the spec lets the walk predict (no project with slides to copy, a
+   * generated project without slides, no credits left for a generation).
+   */
+  unmatched?: string
+}
+
+export interface Mirror {
+  slideNames?: string[]
+  config?: Record<string, unknown> | undefined
+  published?: boolean
 }
 
 function newHandle(slug: string, fields: Partial<Handle> = {}): Handle {
@@ -126,8 +142,20 @@ export class Side {
     return ids.length === 0 ? undefined : { h, slideId: ids[slide % ids.length]! }
   }
 
+  /**
+   * A slide step on a project without slides. When the walk knows the
+   * project's slides (a copy), the oracle is held to having none too; a
+   * generated project's slides are the generator's, so the oracle does not
+   * run the step.
+   */
+  #noSlides(facts: Record<string, unknown>, exchanges: Exchange[], p: number): Observation {
+    facts.status = 'no slides'
+    const h = this.slideHandles()[p % this.slideHandles().length]!
+    return h.slideNames === undefined ? { facts, exchanges, unmatched: 'the generated project has no slides on the target' } : { facts, exchanges }
+  }
+
   /** Runs one step; the facts it returns are compared with the other side's. */
-  async run(step: WalkStep, mirror?: { slideNames?: string[]; config?: Record<string, unknown> }): Promise<Observation> {
+  async run(step: WalkStep, mirror?: Mirror): Promise<Observation> {
     const exchanges: Exchange[] = []
     const facts: Record<string, unknown> = {}
     const json = (e: Exchange) => (e.json ?? {}) as Record<string, any>
@@ -160,7 +188,7 @@ export class Side {
         const source = await this.findSlidesSource()
         if (source === undefined) {
           facts.status = 'no project with slides'
-          return { facts, exchanges }
+          return { facts, exchanges, unmatched: 'the target has no project with slides to copy' }
         }
         const e = await this.#call(exchanges, { operationId: 'duplicateProject', params: { slug: source } })
         if (!status(e)) return { facts, exchanges }
@@ -326,10 +354,7 @@ export class Side {
       }
       case 'updateSlide': {
         const target = await this.#slideOf(exchanges, step.p, step.slide)
-        if (target === undefined) {
-          facts.status = 'no slides'
-          return { facts, exchanges }
-        }
+        if (target === undefined) return this.#noSlides(facts, exchanges, step.p)
         const { h, slideId } = target
         const e = await this.#call(exchanges, { operationId: 'updateSlide', params: { slug: h.slug, slideId }, body: { files: { [step.file]: step.text } } })
         facts.status = okClass(e.status)
@@ -347,10 +372,7 @@ export class Side {
       }
       case 'editing': {
         const target = await this.#slideOf(exchanges, step.p, step.slide)
-        if (target === undefined) {
-          facts.status = 'no slides'
-          return { facts, exchanges }
-        }
+        if (target === undefined) return this.#noSlides(facts, exchanges, step.p)
         const params = { slug: target.h.slug, slideId: target.slideId }
         const e = step.on
           ? await this.#call(exchanges, { operationId: 'startSlideEditing', params, body: { agentName: 'Walk', editPrompt: 'Walking' } })
@@ -381,14 +403,35 @@ export class Side {
       }
       case 'generate': {
         const e = await this.#call(exchanges, { operationId: 'generateProject', body: { prompt: this.ctx.name(step.prompt) } })
+        if (e.status === 402 && this.label === 'target') {
+          // A deployment's credits are its own: running out is no divergence.
+          facts.status = e.status
+          return { facts, exchanges, unmatched: 'the target has no credits left for a generation (402)' }
+        }
         if (!status(e)) return { facts, exchanges }
         facts.startsProcessing = json(e).status === 'processing'
         this.ctx.created(json(e).projectSlug)
         const job = await this.ctx.waitForJob(this.actor, json(e).jobId)
         facts.ends = job === undefined ? 'still processing' : job.status === 'completed' || job.status === 'failed' ? 'ended' : job.status
         if (job?.status !== 'completed' || job.projectSlug === null) return { facts, exchanges }
-        const made = newHandle(job.projectSlug, { configPredicted: false, slideNames: undefined, hasSlides: true })
-        return { facts, exchanges, made }
+        // The spec leaves the generated project's name, slides and whether generation publishes it to the
+        // server: the target's answers are learned, and the oracle adopts the target's publish state.
+        const read = await this.#call(exchanges, { operationId: 'getProject', params: { slug: job.projectSlug } })
+        if (!status(read)) return { facts, exchanges }
+        const d = json(read)
+        const made = newHandle(job.projectSlug, { name: d.name, editorUrl: d.editorUrl, configPredicted: false, slideNames: undefined, hasSlides: true })
+        made.published = d.publishedAt !== null
+        made.publishedUrl = made.published ? d.publishedUrl : undefined
+        if (this.label === 'oracle' && mirror?.published !== undefined && mirror.published !== made.published) {
+          const toggle = mirror.published
+            ? await this.#call(exchanges, { operationId: 'publishProject', params: { slug: made.slug } })
+            : await this.#call(exchanges, { operationId: 'unpublishProject', params: { slug: made.slug } })
+          if (toggle.status === 200) {
+            made.published = mirror.published
+            made.publishedUrl = mirror.published ? json(toggle).publishedUrl : undefined
+          }
+        }
+        return { facts, exchanges, made, mirror: { published: made.published } }
       }
       case 'otherRead': {
         const h = this.handle(step.p)!

@@ -40,6 +40,8 @@ export interface StepRecord {
   target: { facts: Record<string, unknown>; exchanges: ExchangeSummary[]; curls: string[] }
   predicted: Record<string, unknown>
   divergence?: { fact: string; target: unknown; predicted: unknown }
+  /** What the walk could not check at this step, and why (the oracle did not run, a list too long to walk). */
+  note?: string
 }
 
 export interface WalkResult {
@@ -59,6 +61,12 @@ export interface WalkResult {
    * (that first step left out: every run makes it).
    */
   counterexample?: { steps: StepRecord[]; replay: WalkStep[]; path: string | undefined }
+  /**
+   * What the walk could not check, and at how many steps (counting the
+   * replays of shrinking): the oracle did not run a step the target could not
+   * do, a list was too long to walk to its end.
+   */
+  unchecked: Record<string, number>
   createdProjects: string[]
 }
 
@@ -93,6 +101,8 @@ interface Sides {
   target: Side
   oracle: Side
   log: StepRecord[]
+  /** What the walk could not check, with how many steps said so (the walk's, across runs). */
+  unchecked: Map<string, number>
 }
 
 interface Model {
@@ -105,8 +115,8 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
   const index = sides.log.length
   const target = await sides.target.run(step)
   let oracle: Observation
-  if (step.op === 'copySlides' && target.made === undefined) {
-    // Nothing to copy on the target: nothing happens on either side.
+  if (target.unmatched !== undefined) {
+    // Nothing happened on the target that the spec lets the walk predict: the oracle stays as it is.
     oracle = { facts: { ...target.facts }, exchanges: [] }
   } else {
     oracle = await sides.oracle.run(step, target.mirror)
@@ -126,7 +136,9 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     target: { facts: target.facts, exchanges: target.exchanges.map(summarize), curls: target.exchanges.map((e) => curlCommand(e.request)) },
     predicted: oracle.facts,
     ...(divergence === undefined ? {} : { divergence }),
+    ...(target.unmatched === undefined ? {} : { note: `${target.unmatched}: the oracle did not run this step` }),
   }
+  if (record.note !== undefined) sides.unchecked.set(record.note, (sides.unchecked.get(record.note) ?? 0) + 1)
   sides.log.push(record)
   return record
 }
@@ -231,17 +243,20 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       return source
     }
 
+    const unchecked = new Map<string, number>()
     const setup = async (): Promise<{ model: Model; real: Sides }> => {
       const targetActor: Actor =
         target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await targetCtx.freshAccount('walk', 5)
       const targetOther: Actor | undefined =
         target.keys.other !== undefined ? { key: target.keys.other, label: 'other' } : target.control !== undefined ? await targetCtx.freshAccount('walk other') : undefined
-      const oracleActor = await oracleCtx.freshAccount('walk', 5)
+      // The oracle never runs out of credits: a target that does is not held to the oracle's count.
+      const oracleActor = await oracleCtx.freshAccount('walk', 1_000_000)
       const oracleOther = await oracleCtx.freshAccount('walk other')
       const real: Sides = {
         target: new Side('target', targetCtx, targetActor, targetOther, findSource(targetActor)),
         oracle: new Side('oracle', oracleCtx, oracleActor, oracleOther, async () => undefined),
         log: [],
+        unchecked,
       }
       // Every run starts with a project of its own, so the first steps have one to work on.
       const first = await execute(real, { op: 'create', name: 'Walk start' })
@@ -250,7 +265,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
     }
 
     const allowance = { writes: true, generation: target.allowGeneration, otherTeamKey: target.keys.other !== undefined || target.control !== undefined }
-    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'createdProjects'> = {
+    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'unchecked' | 'createdProjects'> = {
       format: WALK_FORMAT,
       seed,
       runId,
@@ -281,6 +296,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
         interrupted: false,
         durationMs: Date.now() - started,
         ...(diverged ? { counterexample: { steps: log, replay: options.replay, path: undefined } } : {}),
+        unchecked: Object.fromEntries(unchecked),
         createdProjects: [...targetState.created].sort(),
       }
     }
@@ -336,6 +352,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       interrupted: details.interrupted,
       durationMs: Date.now() - started,
       ...(counterexample === undefined ? {} : { counterexample }),
+      unchecked: Object.fromEntries(unchecked),
       createdProjects: [...targetState.created].sort(),
     }
   } finally {

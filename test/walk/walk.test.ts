@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { main } from '../../conformance/cli.js'
 import { firstDivergence, runWalk } from '../../conformance/walk/walk.js'
 import { contains } from '../../conformance/walk/sides.js'
+import { createEmulator } from '../../src/index.js'
 import { LIVE_KEYS, specLegalEmulator } from '../conformance/variants.js'
 import { SEQUENCE_DEFECTS, sequenceDefectEmulator } from './sequence-defects.js'
 
@@ -66,6 +67,48 @@ describe('a walk over a faithful server finds nothing', () => {
     })
     expect(result.counterexample?.steps.map((s) => [s.description, s.divergence, s.target.facts, s.predicted]) ?? []).toEqual([])
     expect(result.target).toMatchObject({ kind: 'deployment', controlPlane: false })
+  })
+
+  it('finds nothing on a spec-legal server whose generation does not publish, walked as a deployment with generation', async () => {
+    // The spec leaves whether generation publishes to the server: the walk learns it, never predicts it.
+    const server = specLegalEmulator()
+    const clock = {
+      now: async () => server.emulator.clock.now(),
+      sleep: async (ms: number) => void (await server.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })),
+    }
+    let generated = 0
+    const fetch: typeof server.fetch = async (input, init) => {
+      const response = await server.fetch(input, init)
+      if (String(input instanceof Request ? input.url : input).endsWith('/projects/generate') && response.status === 200) generated++
+      return response
+    }
+    const result = await runWalk({
+      fetch,
+      baseUrl: BASE,
+      apiKey: LIVE_KEYS.main,
+      otherTeamKey: LIVE_KEYS.other,
+      allowWrites: true,
+      allowGeneration: true,
+      clock,
+      runs: 40,
+      steps: 25,
+      seed: 8,
+    })
+    expect(result.counterexample?.steps.map((s) => [s.description, s.divergence, s.target.facts, s.predicted]) ?? []).toEqual([])
+    expect(generated).toBeGreaterThanOrEqual(5)
+  })
+
+  it('holds no target to the oracle’s credits or to slides the spec leaves to the generator', async () => {
+    // A server whose projects show no slides, on an account with three credits: generation soon
+    // answers 402, and there is nothing to copy or edit. Both are the server's business.
+    const emulator = createEmulator({ clock: 'manual', rateLimit: 0, testHooks: { wrapOperation: ((id: string, handler: unknown) => (id === 'listSlides' ? async () => ({ slides: [] }) : handler)) as never } })
+    const account = await emulator.control.createAccount({ name: 'few credits', credits: 3 })
+    const clock = { now: async () => emulator.emulator.clock.now(), sleep: async (ms: number) => void (await emulator.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })) }
+    const result = await runWalk({ fetch: emulator.fetch, baseUrl: BASE, apiKey: account.apiKey, allowWrites: true, allowGeneration: true, clock, runs: 40, steps: 25, seed: 8 })
+    expect(result.counterexample?.steps.map((s) => [s.description, s.divergence, s.target.facts, s.predicted]) ?? []).toEqual([])
+    const notes = Object.keys(result.unchecked).join('\n')
+    expect(notes).toMatch(/no credits left/)
+    expect(notes).toMatch(/no slides/)
   })
 })
 
