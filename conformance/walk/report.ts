@@ -1,6 +1,7 @@
 /** How a walk reads: numbered steps, the diverging fact marked, a curl script, and a replay file. */
 import { KEY_VARIABLE } from '../curl.js'
-import type { WalkStep } from './steps.js'
+import * as z from 'zod'
+import { issuePath, WalkStepSchema, type WalkStep } from './steps.js'
 import { WALK_FORMAT, type WalkResult } from './walk.js'
 
 export const REPLAY_FORMAT = 'presentation-conformance/walk-replay@1'
@@ -18,18 +19,28 @@ export function replayFile(result: WalkResult): ReplayFile | undefined {
   return { format: REPLAY_FORMAT, seed: result.seed, path: result.counterexample.path, steps: result.counterexample.replay }
 }
 
-/** Reads a replay file; throws an Error naming the problem. */
+const ReplayFileSchema = z.strictObject({
+  format: z.literal(REPLAY_FORMAT),
+  seed: z.int().min(0).max(2 ** 31 - 1),
+  path: z.string().optional(),
+  steps: z.array(WalkStepSchema).min(1).max(1000),
+})
+
+/** Reads a replay file; throws an Error naming the file and what is wrong with it. */
 export function parseReplay(text: string, source: string): ReplayFile {
-  let json: any
+  let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     throw new Error(`${source} is not JSON: ${(error as Error).message}`)
   }
-  if (json?.format !== REPLAY_FORMAT || !Array.isArray(json.steps) || json.steps.some((s: unknown) => typeof (s as { op?: unknown })?.op !== 'string')) {
-    throw new Error(`${source} is not a walk replay file (${REPLAY_FORMAT} with a list of steps)`)
+  const parsed = ReplayFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issuePath(issue.path) || 'the file'}: ${issue.message}`)
+    const more = parsed.error.issues.length > 3 ? `; and ${parsed.error.issues.length - 3} more` : ''
+    throw new Error(`${source} is not a walk replay file (${REPLAY_FORMAT}: {format, seed, path?, steps}): ${issues.join('; ')}${more}`)
   }
-  return json as ReplayFile
+  return { ...parsed.data, path: parsed.data.path }
 }
 
 const show = (value: unknown) => JSON.stringify(value)

@@ -6,6 +6,7 @@
  * shortest sequence that still diverges, replaying against the target.
  */
 import fc from 'fast-check'
+import * as z from 'zod'
 import { createControlClient, createClient, type ControlClient } from '../../src/client/index.js'
 import { ScenarioContext, type Actor, type RunState } from '../context.js'
 import { Pacer } from '../pacer.js'
@@ -14,7 +15,7 @@ import { ConfigurationError, resolveTarget, type Target, type TargetOptions } fr
 import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
 import { curlCommand, redactedHeaders } from '../curl.js'
 import { applicable, Side, type Observation } from './sides.js'
-import { describeStep, stepArbitraries, type WalkStep } from './steps.js'
+import { describeStep, issuePath, stepArbitraries, WalkStepSchema, type WalkStep } from './steps.js'
 
 export const WALK_FORMAT = 'presentation-conformance/walk@1'
 
@@ -171,6 +172,13 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const maxSteps = options.steps ?? 30
   if (!Number.isInteger(runs) || runs < 1) throw new ConfigurationError('--runs must be a whole number ≥ 1')
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new ConfigurationError('--steps must be a whole number ≥ 1')
+  if (options.replay !== undefined) {
+    const checked = z.array(WalkStepSchema).safeParse(options.replay)
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!
+      throw new ConfigurationError(`the steps to replay are not walk steps: step${issuePath(issue.path)}: ${issue.message}`)
+    }
+  }
   const rng = new Rng(seed)
   const runId = rng.fork('walk').token(6)
   // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.

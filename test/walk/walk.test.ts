@@ -3,7 +3,7 @@
  * most 6 steps within a bounded number of runs at a fixed seed; the emulator
  * itself and the spec-legal server (as a deployment) diverge nowhere.
  */
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -148,6 +148,30 @@ describe('presentation-conformance walk', () => {
     } finally {
       await server.close()
     }
+  })
+
+  it('refuses a malformed replay file with exit 2, naming the file and what is wrong', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-walk-replay-'))
+    const format = 'presentation-conformance/walk-replay@1'
+    const cases: Array<[string, string, RegExp]> = [
+      ['unknown-op.json', JSON.stringify({ format, seed: 1, steps: [{ op: 'foo' }] }), /steps\[0\]\.op: .*'create'/],
+      ['rename-without-fields.json', JSON.stringify({ format, seed: 1, steps: [{ op: 'create', name: 'A' }, { op: 'rename' }] }), /steps\[1\]\.p: .*steps\[1\]\.name:/],
+      ['not-json.json', 'steps: rename', /is not JSON/],
+      ['a-step.json', JSON.stringify({ op: 'foo' }), /format: /],
+      ['steps-not-a-list.json', JSON.stringify({ format, seed: 1, steps: { op: 'detail', p: 0 } }), /steps: .*array/],
+      ['limit-out-of-bounds.json', JSON.stringify({ format, seed: 1, steps: [{ op: 'list', limit: 0 }] }), /steps\[0\]\.limit: /],
+    ]
+    for (const [name, text, problem] of cases) {
+      const file = join(dir, name)
+      writeFileSync(file, text)
+      const run = await cli('--target', 'http', '--replay', file)
+      expect(run.code, `${name}: ${run.err}`).toBe(2)
+      expect(run.err).toContain(file)
+      expect(run.err).toMatch(problem)
+      expect(run.err).not.toMatch(/TypeError|at .*\.ts:\d+/)
+    }
+    // The library checks the steps it is given too.
+    await expect(runWalk({ target: 'http', replay: [{ op: 'rename' }] as never })).rejects.toThrow(/not walk steps: step\[0\]\.p: /)
   })
 
   it('exits 0 with no divergence and 2 on a configuration error', async () => {
