@@ -59,7 +59,12 @@ export interface Observation {
    * generated project without slides, no credits left for a generation).
    */
   unmatched?: string
+  /** What this step could not check, and why (the oracle still ran it). */
+  note?: string
 }
+
+/** How many pages of 100 a list step walks on a busy account to find the walk's projects. */
+export const LIST_PAGES_OF_100 = 50
 
 export interface Mirror {
   slideNames?: string[]
@@ -307,37 +312,59 @@ export class Side {
         return { facts, exchanges }
       }
       case 'list': {
-        const items: Array<{ id: string; slug: string; name: string; publishedAt: string | null }> = []
-        let cursor: string | undefined
-        let complete = false
-        for (let page = 0; page < 30; page++) {
-          const query: Record<string, string | number | boolean> = { limit: step.limit }
-          if (step.published !== undefined) query.published = step.published
-          if (cursor !== undefined) query.cursor = cursor
-          const e = await this.#call(exchanges, { operationId: 'listProjects', query })
-          if (!status(e)) return { facts, exchanges }
-          const body = json(e)
-          facts.pagesWithinLimit = (facts.pagesWithinLimit ?? true) && (body.projects ?? []).length <= step.limit
-          items.push(...(body.projects ?? []))
-          if (body.nextCursor === undefined) {
-            complete = true
-            break
+        // Expected in the list: every project of the walk, or those in the publish state asked for.
+        const expected = this.handles.map((h) => step.published === undefined || h.published === step.published)
+        type Item = { id: string; slug: string; name: string; publishedAt: string | null }
+        /** Walks pages of `limit` from the start: until the list ends, `enough` holds, or `pages` pages. */
+        const walk = async (limit: number, pages: number, enough: (items: Item[]) => boolean) => {
+          const items: Item[] = []
+          let cursor: string | undefined
+          for (let page = 0; page < pages; page++) {
+            const query: Record<string, string | number | boolean> = { limit }
+            if (step.published !== undefined) query.published = step.published
+            if (cursor !== undefined) query.cursor = cursor
+            const e = await this.#call(exchanges, { operationId: 'listProjects', query })
+            if (!status(e)) return undefined
+            const body = json(e)
+            facts.pagesWithinLimit = (facts.pagesWithinLimit ?? true) && (body.projects ?? []).length <= limit
+            items.push(...(body.projects ?? []))
+            if (body.nextCursor === undefined) return { items, ended: true }
+            if (enough(items)) break
+            cursor = body.nextCursor
           }
-          cursor = body.nextCursor
+          return { items, ended: false }
         }
-        facts.noRepeats = new Set(items.map((p) => p.id)).size === items.length
-        if (step.published !== undefined) facts.filterHolds = items.every((p) => (p.publishedAt !== null) === step.published)
-        if (complete) {
-          facts.listed = this.handles.map((h) => items.some((p) => p.slug === h.slug))
-          facts.listedNamesAsWritten = this.handles.map((h) => {
-            const item = items.find((p) => p.slug === h.slug)
-            return item === undefined || h.name === undefined ? null : item.name === h.name
-          })
-          facts.listedPublished = this.handles.map((h) => {
-            const item = items.find((p) => p.slug === h.slug)
-            return item === undefined ? null : item.publishedAt !== null
-          })
+        const allFound = (items: Item[]) => this.handles.every((h, i) => !expected[i] || items.some((p) => p.slug === h.slug))
+        // At the step's page size, as many pages as the walk's own projects fill (and a few more): the
+        // whole list on an account that holds only the run's projects.
+        const first = await walk(step.limit, Math.ceil((this.handles.length + 3) / step.limit) + 1, () => false)
+        if (first === undefined) return { facts, exchanges }
+        let seen = first
+        let note: string | undefined
+        if (!first.ended) {
+          // A busy account: the walk's projects may be anywhere (list order is the server's), so walk it
+          // again in pages of 100 until every project that must be listed is found, or the list ends.
+          const again = await walk(100, LIST_PAGES_OF_100, allFound)
+          if (again === undefined) return { facts, exchanges }
+          facts.noRepeats = new Set(first.items.map((p) => p.id)).size === first.items.length
+          seen = again
+          if (!again.ended && !allFound(again.items)) note = `a list with more than ${LIST_PAGES_OF_100 * 100} projects: whether the walk's projects are listed was not checked`
         }
+        facts.noRepeats = (facts.noRepeats ?? true) && new Set(seen.items.map((p) => p.id)).size === seen.items.length
+        if (step.published !== undefined) facts.filterHolds = [...first.items, ...seen.items].every((p) => (p.publishedAt !== null) === step.published)
+        if (note !== undefined) return { facts, exchanges, note }
+        // Walked to its end, or until all the projects that must be there were found: a project that
+        // must not be there (the other publish state) counts as listed only if it was seen.
+        const items = seen.items
+        facts.listed = this.handles.map((h) => items.some((p) => p.slug === h.slug))
+        facts.listedNamesAsWritten = this.handles.map((h) => {
+          const item = items.find((p) => p.slug === h.slug)
+          return item === undefined || h.name === undefined ? null : item.name === h.name
+        })
+        facts.listedPublished = this.handles.map((h) => {
+          const item = items.find((p) => p.slug === h.slug)
+          return item === undefined ? null : item.publishedAt !== null
+        })
         return { facts, exchanges }
       }
       case 'slides': {

@@ -137,7 +137,7 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     target: { facts: target.facts, exchanges: target.exchanges.map(summarize), curls: target.exchanges.map((e) => curlCommand(e.request)) },
     predicted: oracle.facts,
     ...(divergence === undefined ? {} : { divergence }),
-    ...(target.unmatched === undefined ? {} : { note: `${target.unmatched}: the oracle did not run this step` }),
+    ...(target.unmatched !== undefined ? { note: `${target.unmatched}: the oracle did not run this step` } : target.note !== undefined ? { note: target.note } : {}),
   }
   if (record.note !== undefined) sides.unchecked.set(record.note, (sides.unchecked.get(record.note) ?? 0) + 1)
   sides.log.push(record)

@@ -40,6 +40,28 @@ describe('a walk finds each sequence defect and shrinks it', () => {
   }, 60_000)
 })
 
+describe('a walk on a busy account', () => {
+  it('checks the list against the run’s own projects however many other projects the account holds', async () => {
+    // 40 published projects before the walk starts: more than a list with limit 1 shows in the pages
+    // the run's own projects fill, so the walk must look for them in pages of 100.
+    const defect = SEQUENCE_DEFECTS.find((d) => d.name === 'an unpublished project stays in the published=true list')!
+    const emulator = sequenceDefectEmulator(defect)
+    const key = 'pres_test_alice_acme'
+    const send = (path: string, method: string, body?: unknown) =>
+      emulator.fetch(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    for (let i = 0; i < 40; i++) {
+      const made = (await (await send('/projects', 'POST', { name: `Older project ${i}` })).json()) as { projectSlug: string }
+      expect((await send(`/projects/${made.projectSlug}/publish`, 'POST')).status).toBe(200)
+    }
+    const replay = [{ op: 'publish', p: 0 }, { op: 'unpublish', p: 0 }, { op: 'list', published: true, limit: 1 }] as const
+    const result = await runWalk({ fetch: emulator.fetch, baseUrl: BASE, apiKey: key, allowWrites: true, replay: [...replay] })
+    const last = result.counterexample?.steps.at(-1)
+    expect(last?.divergence).toEqual({ fact: 'listed', target: [true], predicted: [false] })
+    expect(last?.target.exchanges.some((e) => e.request.url.includes('limit=100'))).toBe(true)
+    expect(result.unchecked).toEqual({})
+  })
+})
+
 describe('a walk over a faithful server finds nothing', () => {
   it('finds nothing on the emulator over HTTP (--target http)', async () => {
     const result = await runWalk({ target: 'http', runs: 60, steps: 30, seed: 3 })
