@@ -113,7 +113,7 @@ export class Side {
     readonly actor: Actor,
     readonly other: Actor | undefined,
     /** The slug of a project with slides to copy, for `copySlides` (target side). */
-    readonly findSlidesSource: () => Promise<string | undefined>,
+    readonly findSlidesSource: (exchanges: Exchange[]) => Promise<string | undefined>,
   ) {}
 
   handle(p: number): Handle | undefined {
@@ -190,7 +190,7 @@ export class Side {
           made.name = undefined
           return { facts, exchanges, made }
         }
-        const source = await this.findSlidesSource()
+        const source = await this.findSlidesSource(exchanges)
         if (source === undefined) {
           facts.status = 'no project with slides'
           return { facts, exchanges, unmatched: 'the target has no project with slides to copy' }

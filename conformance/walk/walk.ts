@@ -33,12 +33,33 @@ export interface WalkOptions extends TargetOptions {
   onRun?: (done: number) => void
 }
 
+/**
+ * A request of a step and its response, as the report shows it, with what a
+ * replay script needs: whose key sent it, and the values the response gave
+ * that later requests may use (by where they are in the body: `projectSlug`,
+ * `jobId`, `nextCursor`, `slides.0.id`).
+ */
+export interface WalkExchange extends ExchangeSummary {
+  key: 'main' | 'other' | 'none'
+  yields: Record<string, string>
+}
+
+/** The values of a response later requests may put in their path or cursor. */
+function yieldsOf(json: unknown): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (typeof json !== 'object' || json === null) return out
+  const body = json as Record<string, unknown>
+  for (const name of ['projectSlug', 'jobId', 'nextCursor', 'slideId']) if (typeof body[name] === 'string') out[name] = body[name]
+  if (Array.isArray(body.slides)) body.slides.forEach((slide, i) => typeof slide?.id === 'string' && (out[`slides.${i}.id`] = slide.id))
+  return out
+}
+
 /** One step as the report shows it: what was sent, what came back, what the oracle predicted. */
 export interface StepRecord {
   index: number
   step: WalkStep
   description: string
-  target: { facts: Record<string, unknown>; exchanges: ExchangeSummary[]; curls: string[] }
+  target: { facts: Record<string, unknown>; exchanges: WalkExchange[]; curls: string[] }
   predicted: Record<string, unknown>
   divergence?: { fact: string; target: unknown; predicted: unknown }
   /** What the walk could not check at this step, and why (the oracle did not run, a list too long to walk). */
@@ -111,6 +132,12 @@ interface Model {
   slideHandles: number
 }
 
+function keyOf(side: Side, exchange: Exchange): WalkExchange['key'] {
+  const authorization = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1]
+  if (authorization === undefined) return 'none'
+  return side.other !== undefined && authorization === `Bearer ${side.other.key}` ? 'other' : 'main'
+}
+
 /** Runs a step on both sides, compares, keeps the sides' projects aligned. */
 async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
   const index = sides.log.length
@@ -134,7 +161,11 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     index,
     step,
     description: describeStep(step),
-    target: { facts: target.facts, exchanges: target.exchanges.map(summarize), curls: target.exchanges.map((e) => curlCommand(e.request)) },
+    target: {
+      facts: target.facts,
+      exchanges: target.exchanges.map((e) => ({ ...summarize(e), key: keyOf(sides.target, e), yields: yieldsOf(e.json) })),
+      curls: target.exchanges.map((e) => curlCommand(e.request)),
+    },
     predicted: oracle.facts,
     ...(divergence === undefined ? {} : { divergence }),
     ...(target.unmatched !== undefined ? { note: `${target.unmatched}: the oracle did not run this step` } : target.note !== undefined ? { note: target.note } : {}),
@@ -227,16 +258,18 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
     // A project with slides to copy (the spec shows no way to make slides): found once per key on a
     // deployment; made through the create-slide extension when the target is our emulator.
     const sources = new Map<string, Promise<string | undefined>>()
-    const findSource = (actor: Actor) => () => {
+    // The requests that make the source are the first copy step's (its report and curl script show them).
+    const findSource = (actor: Actor) => (exchanges: Exchange[]) => {
       let source = sources.get(actor.key)
       if (source === undefined) {
         source = (async () => {
           if (target.control !== undefined) {
             const made = await targetCtx.send(actor, { operationId: 'createProject', body: { name: targetCtx.name('slides source') } })
+            exchanges.push(made)
             const slug = (made.json as { projectSlug?: string })?.projectSlug
             if (made.status !== 200 || slug === undefined) return undefined
             targetCtx.created(slug)
-            for (const name of ['Cover', 'Agenda', 'Numbers']) await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } })
+            for (const name of ['Cover', 'Agenda', 'Numbers']) exchanges.push(await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } }))
             return slug
           }
           const list = await targetCtx.send(actor, { operationId: 'listProjects', query: { limit: 20 } })

@@ -4,7 +4,9 @@
  * itself and the spec-legal server (as a deployment) diverge nowhere.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
 import { tmpdir } from 'node:os'
+import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from '../../conformance/cli.js'
@@ -161,12 +163,53 @@ describe('presentation-conformance walk', () => {
       expect(found.out).toMatch(/DIVERGENCE after [2-6] step\(s\)/)
       expect(found.out).toContain('✗')
       expect(found.out).toContain(`--replay ${file}`)
+      // Every step shows its request (with its body), the answer and what the model predicted, in bounded lines.
+      const counterexample = found.out.slice(found.out.indexOf('DIVERGENCE'), found.out.indexOf('Replay it'))
+      const blocks = counterexample.split(/\n(?=[ ✗] +\d+\. )/).slice(1)
+      expect(blocks.length).toBeGreaterThanOrEqual(2)
+      for (const block of blocks) {
+        expect(block).toMatch(/\n {8}(GET|POST|PUT|PATCH|DELETE) \/projects\S*( \{.*\})?\n {10}→ \d{3} \S/)
+        expect(block).toMatch(/\n {8}((predicted and seen|agreed): status \d{3}|✗ status: )/)
+        for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(260)
+      }
+      expect(blocks.some((block) => /PATCH \/projects\/\S+ \{"name":/.test(block))).toBe(true)
+      expect(blocks.at(-1)).toMatch(/\n {8}✗ \w+: the target’s is .*; the spec requires /)
       const saved = JSON.parse(readFileSync(file, 'utf8'))
       expect(saved).toMatchObject({ format: 'presentation-conformance/walk-replay@1', seed: 11 })
-      expect(readFileSync(file.replace(/\.json$/, '.sh'), 'utf8')).toMatch(/^#!\/bin\/sh[\s\S]*curl -i -X PATCH/)
+      expect(readFileSync(file.replace(/\.json$/, '.sh'), 'utf8')).toMatch(/^#!\/bin\/sh[\s\S]*call "\$PRESENTATION_API_KEY" PATCH/)
       const replayed = await cli(...target, '--replay', file, '--reporter', 'json')
       expect(replayed.code).toBe(1)
       expect(JSON.parse(replayed.out).counterexample.steps.length).toBe(saved.steps.length + 1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('writes a curl script that replays the sequence on projects it makes afresh', async () => {
+    const defect = SEQUENCE_DEFECTS.find((d) => d.name.startsWith('a second rename'))!
+    const server = await sequenceDefectEmulator(defect).listen({ port: 0 })
+    const dir = mkdtempSync(join(tmpdir(), 'pe-walk-script-'))
+    const file = join(dir, 'ce.json')
+    try {
+      const found = await cli('--base-url', `${server.origin}/v1`, '--control-url', `${server.origin}/_emulator`, '--allow-writes', '--runs', '200', '--steps', '10', '--seed', '11', '--counterexample', file, '--reporter', 'json', '--output', join(dir, 'result.json'))
+      expect(found.code).toBe(1)
+      const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'))
+      const scriptFile = file.replace(/\.json$/, '.sh')
+      const script = readFileSync(scriptFile, 'utf8')
+      // No slug of the walk's own run is written into the script: each is read from an answer.
+      for (const slug of result.createdProjects) expect(script).not.toContain(slug)
+      const run = promisify(execFile)
+      const { stdout } = await run('bash', [scriptFile], { env: { ...process.env, PRESENTATION_API_KEY: 'pres_test_alice_acme' } })
+      // The script made its own project and acted on it: the second rename moved its slug, so the step
+      // after it finds nothing (404), as in the walk.
+      const made = [...stdout.matchAll(/"projectSlug":"([^"]+)"/g)].map((m) => m[1]!)
+      expect(made.length).toBeGreaterThan(0)
+      for (const slug of made) expect(result.createdProjects).not.toContain(slug)
+      const requests = [...stdout.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) -> (\d+)$/gm)].map((m) => ({ url: m[2]!, status: Number(m[3]) }))
+      expect(requests.length).toBe(result.counterexample.steps.flatMap((s: any) => s.target.exchanges).length)
+      expect(requests.slice(1).every((r) => made.some((slug) => r.url.includes(slug)) || !r.url.includes('/projects/'))).toBe(true)
+      expect(requests.at(-1)!.status).toBe(result.counterexample.steps.at(-1).target.exchanges.at(-1).response.status)
+      expect(stdout).toMatch(/diverged in the walk/)
     } finally {
       await server.close()
     }
