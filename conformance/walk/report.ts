@@ -103,9 +103,12 @@ field() {
 `
 
 const WAIT_JOB = String.raw`
-# wait_job KEY JOB: polls the job until it is no longer processing.
+# wait_job KEY JOB: polls the job until it is no longer processing (at most 15 minutes).
 wait_job() {
+  polls=0
   while :; do
+    polls=$((polls + 1))
+    if [ "$polls" -gt 180 ]; then echo "job $2 still processing after 15 minutes" >&2; exit 1; fi
     curl -sS -o "$answer" -H "Authorization: Bearer $1" "$BASE/projects/jobs/$2"
     state=$(node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8")).status))' < "$answer")
     echo "job $2: $state"
@@ -130,36 +133,47 @@ export function curlScript(result: WalkResult): string {
   if (ce === undefined) return ''
   const base = result.target.baseUrl.replace(/\/+$/, '')
   const calls = ce.steps.flatMap((record) => record.target.exchanges.map((exchange) => ({ record, exchange })))
-  // Which value each request uses, from the latest answer that gave it; a variable for each such answer.
-  const latest = new Map<string, { call: number; path: string }>()
-  const variables = new Map<string, string>() // `${call} ${path}` → variable
-  const counts = new Map<string, number>()
-  const variableFor = (call: number, path: string) => {
-    const key = `${call} ${path}`
-    let name = variables.get(key)
-    if (name === undefined) {
-      const n = (counts.get(stem(path)) ?? 0) + 1
-      counts.set(stem(path), n)
-      name = `${stem(path)}${n}`
-      variables.set(key, name)
-    }
-    return name
-  }
-  const urls: string[] = []
+  // Which value each request uses, from the latest answer that gave it; a variable for each such
+  // answer, numbered in the order the answers came.
+  const latest = new Map<string, string>() // value → `${call} ${path}`
+  const used = new Set<string>()
+  const templates: Array<Array<string | { ref: string }>> = []
   calls.forEach(({ exchange }, i) => {
     const url = new URL(exchange.request.url)
     const path = url.href.startsWith(base) ? url.pathname.slice(new URL(base).pathname.length) : url.pathname
-    const segments = path.split('/').map((segment) => {
-      const producer = latest.get(decodeURIComponent(segment))
-      return producer === undefined || segment === '' ? inDoubleQuotes(segment) : `\${${variableFor(producer.call, producer.path)}}`
+    const parts: Array<string | { ref: string }> = ['"$BASE']
+    const use = (ref: string) => {
+      used.add(ref)
+      parts.push({ ref })
+    }
+    path.split('/').forEach((segment, n) => {
+      if (n > 0) parts.push('/')
+      const ref = segment === '' ? undefined : latest.get(decodeURIComponent(segment))
+      if (ref === undefined) parts.push(inDoubleQuotes(segment))
+      else use(ref)
     })
-    const query = [...url.searchParams].map(([name, value]) => {
-      const producer = name === 'cursor' ? latest.get(value) : undefined
-      return `${encodeURIComponent(name)}=${producer === undefined ? inDoubleQuotes(encodeURIComponent(value)) : `\${${variableFor(producer.call, producer.path)}}`}`
+    ;[...url.searchParams].forEach(([name, value], n) => {
+      parts.push(`${n === 0 ? '?' : '&'}${encodeURIComponent(name)}=`)
+      const ref = name === 'cursor' ? latest.get(value) : undefined
+      if (ref === undefined) parts.push(inDoubleQuotes(encodeURIComponent(value)))
+      else use(ref)
     })
-    urls.push(`"$BASE${segments.join('/')}${query.length === 0 ? '' : `?${query.join('&')}`}"`)
-    for (const [at, value] of Object.entries(exchange.yields)) latest.set(value, { call: i, path: at })
+    parts.push('"')
+    templates.push(parts)
+    for (const [at, value] of Object.entries(exchange.yields)) latest.set(value, `${i} ${at}`)
   })
+  // Every job is polled, so its id is needed too.
+  calls.forEach(({ exchange }, i) => isGenerate(exchange) && used.add(`${i} jobId`))
+  const variables = new Map<string, string>() // `${call} ${path}` → variable
+  const counts = new Map<string, number>()
+  const ordered = [...used].sort((a, b) => Number(a.split(' ')[0]) - Number(b.split(' ')[0]) || (a < b ? -1 : 1))
+  for (const ref of ordered) {
+    const kind = stem(ref.split(' ')[1]!)
+    const n = (counts.get(kind) ?? 0) + 1
+    counts.set(kind, n)
+    variables.set(ref, `${kind}${n}`)
+  }
+  const urls = templates.map((parts) => parts.map((part) => (typeof part === 'string' ? part : `\${${variables.get(part.ref)!}}`)).join(''))
   const generates = calls.some(({ exchange }) => isGenerate(exchange))
   const other = calls.some(({ exchange }) => exchange.key === 'other')
   const lines = [
@@ -172,7 +186,7 @@ export function curlScript(result: WalkResult): string {
       ? ['# Slides are made through the emulator\'s create-slide extension, as the walk made them.']
       : []),
     PRELUDE.replace('__BASE__', quote(base)).trimEnd(),
-    ...(other ? [`: "\${${OTHER_KEY_VARIABLE}:?set ${OTHER_KEY_VARIABLE} to another team's API key}"`] : []),
+    ...(other ? [`: "\${${OTHER_KEY_VARIABLE}:?set ${OTHER_KEY_VARIABLE} to a key of another team}"`] : []),
     ...(generates ? [WAIT_JOB.trimEnd()] : []),
   ]
   let i = 0
@@ -191,11 +205,7 @@ export function curlScript(result: WalkResult): string {
       }
       if (isGenerate(exchange)) {
         // The walk polled the job between this request and the next (polls are not in its report).
-        let job = variables.get(`${i} jobId`)
-        if (job === undefined) {
-          job = variableFor(i, 'jobId')
-          lines.push(`${job}=$(field jobId)`)
-        }
+        const job = variables.get(`${i} jobId`)!
         lines.push(`wait_job ${keyRef} "$${job}"`)
       }
       i++
