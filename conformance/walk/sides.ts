@@ -47,8 +47,29 @@ export interface Observation {
   exchanges: Exchange[]
   /** A handle the step made (create, duplicate, copy, generate). */
   made?: Handle
-  /** What the oracle needs to make the same project (`copySlides`). */
-  mirror?: { slideNames: string[]; config: Record<string, unknown> | undefined }
+  /**
+   * What the oracle needs to hold the same project as the target where the
+   * spec leaves the choice to the server: the slides and configuration of a
+   * copied project (`copySlides`), whether a generated project was published.
+   */
+  mirror?: Mirror
+  /**
+   * Why the oracle does not run this step: nothing happened on the target
+   * that the spec lets the walk predict (no project with slides to copy, a
+   * generated project without slides, no credits left for a generation).
+   */
+  unmatched?: string
+  /** What this step could not check, and why (the oracle still ran it). */
+  note?: string
+}
+
+/** How many pages of 100 a list step walks on a busy account to find the walk's projects. */
+export const LIST_PAGES_OF_100 = 50
+
+export interface Mirror {
+  slideNames?: string[]
+  config?: Record<string, unknown> | undefined
+  published?: boolean
 }
 
 function newHandle(slug: string, fields: Partial<Handle> = {}): Handle {
@@ -92,7 +113,7 @@ export class Side {
     readonly actor: Actor,
     readonly other: Actor | undefined,
     /** The slug of a project with slides to copy, for `copySlides` (target side). */
-    readonly findSlidesSource: () => Promise<string | undefined>,
+    readonly findSlidesSource: (exchanges: Exchange[]) => Promise<string | undefined>,
   ) {}
 
   handle(p: number): Handle | undefined {
@@ -126,8 +147,20 @@ export class Side {
     return ids.length === 0 ? undefined : { h, slideId: ids[slide % ids.length]! }
   }
 
+  /**
+   * A slide step on a project without slides. When the walk knows the
+   * project's slides (a copy), the oracle is held to having none too; a
+   * generated project's slides are the generator's, so the oracle does not
+   * run the step.
+   */
+  #noSlides(facts: Record<string, unknown>, exchanges: Exchange[], p: number): Observation {
+    facts.status = 'no slides'
+    const h = this.slideHandles()[p % this.slideHandles().length]!
+    return h.slideNames === undefined ? { facts, exchanges, unmatched: 'the generated project has no slides on the target' } : { facts, exchanges }
+  }
+
   /** Runs one step; the facts it returns are compared with the other side's. */
-  async run(step: WalkStep, mirror?: { slideNames?: string[]; config?: Record<string, unknown> }): Promise<Observation> {
+  async run(step: WalkStep, mirror?: Mirror): Promise<Observation> {
     const exchanges: Exchange[] = []
     const facts: Record<string, unknown> = {}
     const json = (e: Exchange) => (e.json ?? {}) as Record<string, any>
@@ -157,10 +190,10 @@ export class Side {
           made.name = undefined
           return { facts, exchanges, made }
         }
-        const source = await this.findSlidesSource()
+        const source = await this.findSlidesSource(exchanges)
         if (source === undefined) {
           facts.status = 'no project with slides'
-          return { facts, exchanges }
+          return { facts, exchanges, unmatched: 'the target has no project with slides to copy' }
         }
         const e = await this.#call(exchanges, { operationId: 'duplicateProject', params: { slug: source } })
         if (!status(e)) return { facts, exchanges }
@@ -279,37 +312,59 @@ export class Side {
         return { facts, exchanges }
       }
       case 'list': {
-        const items: Array<{ id: string; slug: string; name: string; publishedAt: string | null }> = []
-        let cursor: string | undefined
-        let complete = false
-        for (let page = 0; page < 30; page++) {
-          const query: Record<string, string | number | boolean> = { limit: step.limit }
-          if (step.published !== undefined) query.published = step.published
-          if (cursor !== undefined) query.cursor = cursor
-          const e = await this.#call(exchanges, { operationId: 'listProjects', query })
-          if (!status(e)) return { facts, exchanges }
-          const body = json(e)
-          facts.pagesWithinLimit = (facts.pagesWithinLimit ?? true) && (body.projects ?? []).length <= step.limit
-          items.push(...(body.projects ?? []))
-          if (body.nextCursor === undefined) {
-            complete = true
-            break
+        // Expected in the list: every project of the walk, or those in the publish state asked for.
+        const expected = this.handles.map((h) => step.published === undefined || h.published === step.published)
+        type Item = { id: string; slug: string; name: string; publishedAt: string | null }
+        /** Walks pages of `limit` from the start: until the list ends, `enough` holds, or `pages` pages. */
+        const walk = async (limit: number, pages: number, enough: (items: Item[]) => boolean) => {
+          const items: Item[] = []
+          let cursor: string | undefined
+          for (let page = 0; page < pages; page++) {
+            const query: Record<string, string | number | boolean> = { limit }
+            if (step.published !== undefined) query.published = step.published
+            if (cursor !== undefined) query.cursor = cursor
+            const e = await this.#call(exchanges, { operationId: 'listProjects', query })
+            if (!status(e)) return undefined
+            const body = json(e)
+            facts.pagesWithinLimit = (facts.pagesWithinLimit ?? true) && (body.projects ?? []).length <= limit
+            items.push(...(body.projects ?? []))
+            if (body.nextCursor === undefined) return { items, ended: true }
+            if (enough(items)) break
+            cursor = body.nextCursor
           }
-          cursor = body.nextCursor
+          return { items, ended: false }
         }
-        facts.noRepeats = new Set(items.map((p) => p.id)).size === items.length
-        if (step.published !== undefined) facts.filterHolds = items.every((p) => (p.publishedAt !== null) === step.published)
-        if (complete) {
-          facts.listed = this.handles.map((h) => items.some((p) => p.slug === h.slug))
-          facts.listedNamesAsWritten = this.handles.map((h) => {
-            const item = items.find((p) => p.slug === h.slug)
-            return item === undefined || h.name === undefined ? null : item.name === h.name
-          })
-          facts.listedPublished = this.handles.map((h) => {
-            const item = items.find((p) => p.slug === h.slug)
-            return item === undefined ? null : item.publishedAt !== null
-          })
+        const allFound = (items: Item[]) => this.handles.every((h, i) => !expected[i] || items.some((p) => p.slug === h.slug))
+        // At the step's page size, as many pages as the walk's own projects fill (and a few more): the
+        // whole list on an account that holds only the run's projects.
+        const first = await walk(step.limit, Math.ceil((this.handles.length + 3) / step.limit) + 1, () => false)
+        if (first === undefined) return { facts, exchanges }
+        let seen = first
+        let note: string | undefined
+        if (!first.ended) {
+          // A busy account: the walk's projects may be anywhere (list order is the server's), so walk it
+          // again in pages of 100 until every project that must be listed is found, or the list ends.
+          const again = await walk(100, LIST_PAGES_OF_100, allFound)
+          if (again === undefined) return { facts, exchanges }
+          facts.noRepeats = new Set(first.items.map((p) => p.id)).size === first.items.length
+          seen = again
+          if (!again.ended && !allFound(again.items)) note = `a list with more than ${LIST_PAGES_OF_100 * 100} projects: whether the walk's projects are listed was not checked`
         }
+        facts.noRepeats = (facts.noRepeats ?? true) && new Set(seen.items.map((p) => p.id)).size === seen.items.length
+        if (step.published !== undefined) facts.filterHolds = [...first.items, ...seen.items].every((p) => (p.publishedAt !== null) === step.published)
+        if (note !== undefined) return { facts, exchanges, note }
+        // Walked to its end, or until all the projects that must be there were found: a project that
+        // must not be there (the other publish state) counts as listed only if it was seen.
+        const items = seen.items
+        facts.listed = this.handles.map((h) => items.some((p) => p.slug === h.slug))
+        facts.listedNamesAsWritten = this.handles.map((h) => {
+          const item = items.find((p) => p.slug === h.slug)
+          return item === undefined || h.name === undefined ? null : item.name === h.name
+        })
+        facts.listedPublished = this.handles.map((h) => {
+          const item = items.find((p) => p.slug === h.slug)
+          return item === undefined ? null : item.publishedAt !== null
+        })
         return { facts, exchanges }
       }
       case 'slides': {
@@ -326,10 +381,7 @@ export class Side {
       }
       case 'updateSlide': {
         const target = await this.#slideOf(exchanges, step.p, step.slide)
-        if (target === undefined) {
-          facts.status = 'no slides'
-          return { facts, exchanges }
-        }
+        if (target === undefined) return this.#noSlides(facts, exchanges, step.p)
         const { h, slideId } = target
         const e = await this.#call(exchanges, { operationId: 'updateSlide', params: { slug: h.slug, slideId }, body: { files: { [step.file]: step.text } } })
         facts.status = okClass(e.status)
@@ -347,10 +399,7 @@ export class Side {
       }
       case 'editing': {
         const target = await this.#slideOf(exchanges, step.p, step.slide)
-        if (target === undefined) {
-          facts.status = 'no slides'
-          return { facts, exchanges }
-        }
+        if (target === undefined) return this.#noSlides(facts, exchanges, step.p)
         const params = { slug: target.h.slug, slideId: target.slideId }
         const e = step.on
           ? await this.#call(exchanges, { operationId: 'startSlideEditing', params, body: { agentName: 'Walk', editPrompt: 'Walking' } })
@@ -381,14 +430,35 @@ export class Side {
       }
       case 'generate': {
         const e = await this.#call(exchanges, { operationId: 'generateProject', body: { prompt: this.ctx.name(step.prompt) } })
+        if (e.status === 402 && this.label === 'target') {
+          // A deployment's credits are its own: running out is no divergence.
+          facts.status = e.status
+          return { facts, exchanges, unmatched: 'the target has no credits left for a generation (402)' }
+        }
         if (!status(e)) return { facts, exchanges }
         facts.startsProcessing = json(e).status === 'processing'
         this.ctx.created(json(e).projectSlug)
         const job = await this.ctx.waitForJob(this.actor, json(e).jobId)
         facts.ends = job === undefined ? 'still processing' : job.status === 'completed' || job.status === 'failed' ? 'ended' : job.status
         if (job?.status !== 'completed' || job.projectSlug === null) return { facts, exchanges }
-        const made = newHandle(job.projectSlug, { configPredicted: false, slideNames: undefined, hasSlides: true })
-        return { facts, exchanges, made }
+        // The spec leaves the generated project's name, slides and whether generation publishes it to the
+        // server: the target's answers are learned, and the oracle adopts the target's publish state.
+        const read = await this.#call(exchanges, { operationId: 'getProject', params: { slug: job.projectSlug } })
+        if (!status(read)) return { facts, exchanges }
+        const d = json(read)
+        const made = newHandle(job.projectSlug, { name: d.name, editorUrl: d.editorUrl, configPredicted: false, slideNames: undefined, hasSlides: true })
+        made.published = d.publishedAt !== null
+        made.publishedUrl = made.published ? d.publishedUrl : undefined
+        if (this.label === 'oracle' && mirror?.published !== undefined && mirror.published !== made.published) {
+          const toggle = mirror.published
+            ? await this.#call(exchanges, { operationId: 'publishProject', params: { slug: made.slug } })
+            : await this.#call(exchanges, { operationId: 'unpublishProject', params: { slug: made.slug } })
+          if (toggle.status === 200) {
+            made.published = mirror.published
+            made.publishedUrl = mirror.published ? json(toggle).publishedUrl : undefined
+          }
+        }
+        return { facts, exchanges, made, mirror: { published: made.published } }
       }
       case 'otherRead': {
         const h = this.handle(step.p)!

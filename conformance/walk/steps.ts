@@ -5,28 +5,44 @@
  * replayed (`--replay FILE`), and read by a person.
  */
 import fc from 'fast-check'
+import * as z from 'zod'
 
-export type WalkStep =
-  | { op: 'create'; name: string }
-  | { op: 'copySlides' }
-  | { op: 'rename'; p: number; name: string }
-  | { op: 'renameInvalid'; p: number; length: 0 | 192 }
-  | { op: 'config'; p: number; patch: Record<string, unknown> }
-  | { op: 'configInvalid'; p: number; patch: Record<string, unknown> }
-  | { op: 'duplicate'; p: number }
-  | { op: 'publish'; p: number }
-  | { op: 'unpublish'; p: number }
-  | { op: 'detail'; p: number }
-  | { op: 'readConfig'; p: number }
-  | { op: 'url'; p: number }
-  | { op: 'list'; published?: boolean; limit: number }
-  | { op: 'slides'; p: number }
-  | { op: 'updateSlide'; p: number; slide: number; file: 'slide.content.json' | 'slide.controls.json'; text: string }
-  | { op: 'editing'; p: number; slide: number; on: boolean }
-  | { op: 'teams' }
-  | { op: 'templates'; limit: number }
-  | { op: 'generate'; prompt: string }
-  | { op: 'otherRead'; p: number }
+const p = z.int().min(0).max(1_000_000)
+const walkName = z.string().min(1).max(150)
+
+/**
+ * A step, as a replay file holds it: the single source of the `WalkStep`
+ * type, and what `--replay` checks a file against before running anything.
+ */
+export const WalkStepSchema = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('create'), name: walkName }),
+  z.strictObject({ op: z.literal('copySlides') }),
+  z.strictObject({ op: z.literal('rename'), p, name: walkName }),
+  z.strictObject({ op: z.literal('renameInvalid'), p, length: z.union([z.literal(0), z.literal(192)]) }),
+  z.strictObject({ op: z.literal('config'), p, patch: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ op: z.literal('configInvalid'), p, patch: z.record(z.string(), z.unknown()) }),
+  z.strictObject({ op: z.literal('duplicate'), p }),
+  z.strictObject({ op: z.literal('publish'), p }),
+  z.strictObject({ op: z.literal('unpublish'), p }),
+  z.strictObject({ op: z.literal('detail'), p }),
+  z.strictObject({ op: z.literal('readConfig'), p }),
+  z.strictObject({ op: z.literal('url'), p }),
+  z.strictObject({ op: z.literal('list'), published: z.boolean().optional(), limit: z.int().min(1).max(100) }),
+  z.strictObject({ op: z.literal('slides'), p }),
+  z.strictObject({ op: z.literal('updateSlide'), p, slide: p, file: z.enum(['slide.content.json', 'slide.controls.json']), text: z.string().max(10_000) }),
+  z.strictObject({ op: z.literal('editing'), p, slide: p, on: z.boolean() }),
+  z.strictObject({ op: z.literal('teams') }),
+  z.strictObject({ op: z.literal('templates'), limit: z.int().min(1).max(100) }),
+  z.strictObject({ op: z.literal('generate'), prompt: walkName }),
+  z.strictObject({ op: z.literal('otherRead'), p }),
+])
+
+export type WalkStep = z.infer<typeof WalkStepSchema>
+
+/** Where a schema issue is, as a person reads it: `steps[2].p`. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`)).join('')
+}
 
 export type StepKind = WalkStep['op']
 

@@ -6,6 +6,7 @@
  * shortest sequence that still diverges, replaying against the target.
  */
 import fc from 'fast-check'
+import * as z from 'zod'
 import { createControlClient, createClient, type ControlClient } from '../../src/client/index.js'
 import { ScenarioContext, type Actor, type RunState } from '../context.js'
 import { Pacer } from '../pacer.js'
@@ -14,7 +15,7 @@ import { ConfigurationError, resolveTarget, type Target, type TargetOptions } fr
 import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
 import { curlCommand, redactedHeaders } from '../curl.js'
 import { applicable, Side, type Observation } from './sides.js'
-import { describeStep, stepArbitraries, type WalkStep } from './steps.js'
+import { describeStep, issuePath, stepArbitraries, WalkStepSchema, type WalkStep } from './steps.js'
 
 export const WALK_FORMAT = 'presentation-conformance/walk@1'
 
@@ -32,14 +33,37 @@ export interface WalkOptions extends TargetOptions {
   onRun?: (done: number) => void
 }
 
+/**
+ * A request of a step and its response, as the report shows it, with what a
+ * replay script needs: whose key sent it, and the values the response gave
+ * that later requests may use (by where they are in the body: `projectSlug`,
+ * `jobId`, `nextCursor`, `slides.0.id`).
+ */
+export interface WalkExchange extends ExchangeSummary {
+  key: 'main' | 'other' | 'none'
+  yields: Record<string, string>
+}
+
+/** The values of a response later requests may put in their path or cursor. */
+function yieldsOf(json: unknown): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (typeof json !== 'object' || json === null) return out
+  const body = json as Record<string, unknown>
+  for (const name of ['projectSlug', 'jobId', 'nextCursor', 'slideId']) if (typeof body[name] === 'string') out[name] = body[name]
+  if (Array.isArray(body.slides)) body.slides.forEach((slide, i) => typeof slide?.id === 'string' && (out[`slides.${i}.id`] = slide.id))
+  return out
+}
+
 /** One step as the report shows it: what was sent, what came back, what the oracle predicted. */
 export interface StepRecord {
   index: number
   step: WalkStep
   description: string
-  target: { facts: Record<string, unknown>; exchanges: ExchangeSummary[]; curls: string[] }
+  target: { facts: Record<string, unknown>; exchanges: WalkExchange[]; curls: string[] }
   predicted: Record<string, unknown>
   divergence?: { fact: string; target: unknown; predicted: unknown }
+  /** What the walk could not check at this step, and why (the oracle did not run, a list too long to walk). */
+  note?: string
 }
 
 export interface WalkResult {
@@ -59,6 +83,12 @@ export interface WalkResult {
    * (that first step left out: every run makes it).
    */
   counterexample?: { steps: StepRecord[]; replay: WalkStep[]; path: string | undefined }
+  /**
+   * What the walk could not check, and at how many steps (counting the
+   * replays of shrinking): the oracle did not run a step the target could not
+   * do, a list was too long to walk to its end.
+   */
+  unchecked: Record<string, number>
   createdProjects: string[]
 }
 
@@ -93,6 +123,8 @@ interface Sides {
   target: Side
   oracle: Side
   log: StepRecord[]
+  /** What the walk could not check, with how many steps said so (the walk's, across runs). */
+  unchecked: Map<string, number>
 }
 
 interface Model {
@@ -100,13 +132,19 @@ interface Model {
   slideHandles: number
 }
 
+function keyOf(side: Side, exchange: Exchange): WalkExchange['key'] {
+  const authorization = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1]
+  if (authorization === undefined) return 'none'
+  return side.other !== undefined && authorization === `Bearer ${side.other.key}` ? 'other' : 'main'
+}
+
 /** Runs a step on both sides, compares, keeps the sides' projects aligned. */
 async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
   const index = sides.log.length
   const target = await sides.target.run(step)
   let oracle: Observation
-  if (step.op === 'copySlides' && target.made === undefined) {
-    // Nothing to copy on the target: nothing happens on either side.
+  if (target.unmatched !== undefined) {
+    // Nothing happened on the target that the spec lets the walk predict: the oracle stays as it is.
     oracle = { facts: { ...target.facts }, exchanges: [] }
   } else {
     oracle = await sides.oracle.run(step, target.mirror)
@@ -123,10 +161,16 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     index,
     step,
     description: describeStep(step),
-    target: { facts: target.facts, exchanges: target.exchanges.map(summarize), curls: target.exchanges.map((e) => curlCommand(e.request)) },
+    target: {
+      facts: target.facts,
+      exchanges: target.exchanges.map((e) => ({ ...summarize(e), key: keyOf(sides.target, e), yields: yieldsOf(e.json) })),
+      curls: target.exchanges.map((e) => curlCommand(e.request)),
+    },
     predicted: oracle.facts,
     ...(divergence === undefined ? {} : { divergence }),
+    ...(target.unmatched !== undefined ? { note: `${target.unmatched}: the oracle did not run this step` } : target.note !== undefined ? { note: target.note } : {}),
   }
+  if (record.note !== undefined) sides.unchecked.set(record.note, (sides.unchecked.get(record.note) ?? 0) + 1)
   sides.log.push(record)
   return record
 }
@@ -159,6 +203,13 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const maxSteps = options.steps ?? 30
   if (!Number.isInteger(runs) || runs < 1) throw new ConfigurationError('--runs must be a whole number ≥ 1')
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new ConfigurationError('--steps must be a whole number ≥ 1')
+  if (options.replay !== undefined) {
+    const checked = z.array(WalkStepSchema).safeParse(options.replay)
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!
+      throw new ConfigurationError(`the steps to replay are not walk steps: step${issuePath(issue.path)}: ${issue.message}`)
+    }
+  }
   const rng = new Rng(seed)
   const runId = rng.fork('walk').token(6)
   // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
@@ -207,16 +258,18 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
     // A project with slides to copy (the spec shows no way to make slides): found once per key on a
     // deployment; made through the create-slide extension when the target is our emulator.
     const sources = new Map<string, Promise<string | undefined>>()
-    const findSource = (actor: Actor) => () => {
+    // The requests that make the source are the first copy step's (its report and curl script show them).
+    const findSource = (actor: Actor) => (exchanges: Exchange[]) => {
       let source = sources.get(actor.key)
       if (source === undefined) {
         source = (async () => {
           if (target.control !== undefined) {
             const made = await targetCtx.send(actor, { operationId: 'createProject', body: { name: targetCtx.name('slides source') } })
+            exchanges.push(made)
             const slug = (made.json as { projectSlug?: string })?.projectSlug
             if (made.status !== 200 || slug === undefined) return undefined
             targetCtx.created(slug)
-            for (const name of ['Cover', 'Agenda', 'Numbers']) await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } })
+            for (const name of ['Cover', 'Agenda', 'Numbers']) exchanges.push(await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } }))
             return slug
           }
           const list = await targetCtx.send(actor, { operationId: 'listProjects', query: { limit: 20 } })
@@ -231,17 +284,20 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       return source
     }
 
+    const unchecked = new Map<string, number>()
     const setup = async (): Promise<{ model: Model; real: Sides }> => {
       const targetActor: Actor =
         target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await targetCtx.freshAccount('walk', 5)
       const targetOther: Actor | undefined =
         target.keys.other !== undefined ? { key: target.keys.other, label: 'other' } : target.control !== undefined ? await targetCtx.freshAccount('walk other') : undefined
-      const oracleActor = await oracleCtx.freshAccount('walk', 5)
+      // The oracle never runs out of credits: a target that does is not held to the oracle's count.
+      const oracleActor = await oracleCtx.freshAccount('walk', 1_000_000)
       const oracleOther = await oracleCtx.freshAccount('walk other')
       const real: Sides = {
         target: new Side('target', targetCtx, targetActor, targetOther, findSource(targetActor)),
         oracle: new Side('oracle', oracleCtx, oracleActor, oracleOther, async () => undefined),
         log: [],
+        unchecked,
       }
       // Every run starts with a project of its own, so the first steps have one to work on.
       const first = await execute(real, { op: 'create', name: 'Walk start' })
@@ -250,7 +306,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
     }
 
     const allowance = { writes: true, generation: target.allowGeneration, otherTeamKey: target.keys.other !== undefined || target.control !== undefined }
-    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'createdProjects'> = {
+    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'unchecked' | 'createdProjects'> = {
       format: WALK_FORMAT,
       seed,
       runId,
@@ -281,6 +337,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
         interrupted: false,
         durationMs: Date.now() - started,
         ...(diverged ? { counterexample: { steps: log, replay: options.replay, path: undefined } } : {}),
+        unchecked: Object.fromEntries(unchecked),
         createdProjects: [...targetState.created].sort(),
       }
     }
@@ -336,6 +393,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       interrupted: details.interrupted,
       durationMs: Date.now() - started,
       ...(counterexample === undefined ? {} : { counterexample }),
+      unchecked: Object.fromEntries(unchecked),
       createdProjects: [...targetState.created].sort(),
     }
   } finally {
