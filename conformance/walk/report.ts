@@ -1,5 +1,5 @@
 /** How a walk reads: numbered steps, the diverging fact marked, a curl script, and a replay file. */
-import { KEY_VARIABLE } from '../curl.js'
+import { KEY_VARIABLE, KEY_VARIABLES } from '../curl.js'
 import * as z from 'zod'
 import { issuePath, WalkStepSchema, type WalkStep } from './steps.js'
 import { WALK_FORMAT, type StepRecord, type WalkExchange, type WalkResult } from './walk.js'
@@ -58,7 +58,7 @@ function relative(url: string, base: string): string {
 
 // ------------------------------------------------------------------ curl script
 
-const OTHER_KEY_VARIABLE = 'PRESENTATION_OTHER_API_KEY'
+const OTHER_KEY_VARIABLE = KEY_VARIABLES.otherTeam
 /** Single-quoted for sh. */
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
 /** Inside double quotes for sh. */
@@ -125,7 +125,7 @@ const isGenerate = (exchange: WalkExchange) => exchange.request.method === 'POST
  * sequence on fresh projects: each slug, slide id, job id and cursor is taken
  * from the answer that gave it, so later requests act on what the script
  * itself made. The key comes from `$PRESENTATION_API_KEY` (another team's
- * from `$PRESENTATION_OTHER_API_KEY`), the base URL may be changed with
+ * from `$PRESENTATION_OTHER_TEAM_KEY`), the base URL may be changed with
  * `$PRESENTATION_BASE_URL`.
  */
 export function curlScript(result: WalkResult): string {

@@ -13,7 +13,7 @@ import { Pacer } from '../pacer.js'
 import { randomSeed, Rng } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
-import { curlCommand, redactedHeaders } from '../curl.js'
+import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
 import { applicable, Side, type Observation } from './sides.js'
 import { describeStep, issuePath, stepArbitraries, WalkStepSchema, type WalkStep } from './steps.js'
 
@@ -164,7 +164,11 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     target: {
       facts: target.facts,
       exchanges: target.exchanges.map((e) => ({ ...summarize(e), key: keyOf(sides.target, e), yields: yieldsOf(e.json) })),
-      curls: target.exchanges.map((e) => curlCommand(e.request)),
+      // Each curl reads the key of the side that sent it: another team's reads from its own variable.
+      curls: target.exchanges.map((e) => {
+        const key = keyOf(sides.target, e)
+        return curlCommand(e.request, key === 'other' ? keyCredential('otherTeam') : key === 'none' ? NO_KEY : keyCredential('main'))
+      }),
     },
     predicted: oracle.facts,
     ...(divergence === undefined ? {} : { divergence }),

@@ -36,7 +36,15 @@ describe('a walk finds each sequence defect and shrinks it', () => {
     const last = ce!.steps.at(-1)!
     expect(last.divergence).toBeDefined()
     // Every step shows its request, and the sequence can be replayed.
-    for (const step of ce!.steps) expect(step.target.curls.every((c) => c.includes('$PRESENTATION_API_KEY') || !c.includes('Authorization'))).toBe(true)
+    // Each curl reads the key of the side that sent it, never a key written out.
+    const variable = { main: '$PRESENTATION_API_KEY', other: '$PRESENTATION_OTHER_TEAM_KEY' } as Record<string, string>
+    for (const step of ce!.steps) {
+      step.target.curls.forEach((curl, i) => {
+        const key = step.target.exchanges[i]!.key
+        if (key === 'none') expect(curl).not.toContain('Authorization')
+        else expect(curl).toContain(`Authorization: Bearer ${variable[key]}"`)
+      })
+    }
     const again = await runWalk({ fetch: sequenceDefectEmulator(defect).fetch, baseUrl: BASE, controlUrl: CONTROL, allowWrites: true, replay: ce!.replay })
     expect(again.counterexample?.steps.at(-1)?.divergence?.fact).toBe(last.divergence!.fact)
   }, 60_000)
