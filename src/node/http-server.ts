@@ -171,17 +171,13 @@ export function listenHttp(
   // `Connection: close`, so keep-alive connections end with their request.
   let stopping = false
   let inFlight = 0
-  // Every open socket, and those whose request reached the core and is not
-  // yet answered in full: on close, the others (headers or a body still
-  // coming, or idle) are cut at once instead of holding the shutdown.
+  // Every open socket, and those whose request the core is handling: on
+  // close, the others with nothing left to write (headers or a body still
+  // coming, or idle) are cut at once instead of holding the shutdown. No
+  // listener per request: this is the hot path.
   const sockets = new Set<Socket>()
   const busy = new Set<Socket>()
-  const answering = (res: ServerResponse) => {
-    const socket = res.socket
-    if (socket === null) return
-    busy.add(socket)
-    res.once('close', () => busy.delete(socket))
-  }
+  const streaming = new Set<Socket>()
   let forced = false
   // Long-lived responses (server-sent events) in progress, each by the function that ends it.
   const streams = new Set<() => void>()
@@ -233,11 +229,19 @@ export function listenHttp(
 
   /** Hands a request to the core and sends its answer. */
   const answer = (res: ServerResponse, request: EmulatorRequest) => {
-    answering(res)
+    const socket = res.socket
+    if (socket !== null) busy.add(socket)
     inFlight += 1
     handle(request)
       .then(
-        (response) => send(res, response, stopping, streams),
+        (response) => {
+          // A live stream outlives its handling: it ends (and its socket closes) when close() stops it.
+          if (response.stream !== undefined && socket !== null) {
+            streaming.add(socket)
+            res.once('close', () => streaming.delete(socket))
+          }
+          send(res, response, stopping, streams)
+        },
         (error: unknown) => {
           // handle() never rejects; this is a last line of defence.
           console.error('[presentation-emulator] unexpected error:', error)
@@ -247,6 +251,7 @@ export function listenHttp(
       )
       .finally(() => {
         inFlight -= 1
+        if (socket !== null) busy.delete(socket)
       })
   }
 
@@ -273,7 +278,7 @@ export function listenHttp(
     const limit = bodyLimitFor(method, path)
     const tooLarge = () => {
       // The core answers (401, 404, 405 or 413, in its own order); the body is never read.
-      answering(res)
+      busy.add(req.socket)
       inFlight += 1
       handle(toRequest(req, path, query, null, true))
         .then(
@@ -282,6 +287,7 @@ export function listenHttp(
         )
         .finally(() => {
           inFlight -= 1
+          busy.delete(req.socket)
         })
     }
     if (Number(req.headers['content-length'] ?? 0) > limit) {
@@ -389,7 +395,8 @@ export function listenHttp(
       server.closeIdleConnections()
       // A client still sending its headers or body has had nothing answered and nothing changed:
       // waiting for it would hold the shutdown (and a final state save) for the whole cut-off.
-      for (const socket of sockets) if (!busy.has(socket)) socket.destroy()
+      // A socket still flushing an answer is left to finish (answered early ones linger on their own timer).
+      for (const socket of sockets) if (!busy.has(socket) && !streaming.has(socket) && socket.writableLength === 0 && !lingering.has(socket)) socket.destroy()
     })
   }
 
