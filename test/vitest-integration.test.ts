@@ -107,8 +107,14 @@ describe('a vitest suite of ten parallel files on one emulator', () => {
     expect(code, output).toBe(0)
   }, 120_000)
 
-  it('passes under `presentation-emulator exec` (the CLI’s 50/min limit, a real clock)', async () => {
-    const { code, output } = await run(process.execPath, [BIN, 'exec', '--', process.execPath, VITEST, 'run', '--config', 'vitest.exec.config.ts'])
+  it('passes under `presentation-emulator exec --clock manual`, the README’s command (no rate limit unless asked for)', async () => {
+    const { code, output } = await run(process.execPath, [BIN, 'exec', '--clock', 'manual', '--', process.execPath, VITEST, 'run', '--config', 'vitest.exec.config.ts'])
+    expect(output).toMatch(new RegExp(`Test Files\\s+${FILES} passed`))
+    expect(code, output).toBe(0)
+  }, 120_000)
+
+  it('passes under `exec --rate-limit 50` on a real clock: each worker’s account has its own bucket', async () => {
+    const { code, output } = await run(process.execPath, [BIN, 'exec', '--rate-limit', '50', '--', process.execPath, VITEST, 'run', '--config', 'vitest.exec.config.ts'])
     expect(output).toMatch(new RegExp(`Test Files\\s+${FILES} passed`))
     expect(code, output).toBe(0)
   }, 120_000)
