@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { curlCommand, findingText, runConformance, summaryText, type Finding } from '../../conformance/index.js'
 import { appended, derivedCredential, keyCredential, lastCharacterReplaced, literalCredential } from '../../conformance/curl.js'
 import { createEmulator } from '../../src/index.js'
-import { brokenEmulator, DEFECTS } from './variants.js'
+import { DEFECTS, runAgainstDefect } from './variants.js'
 
 const BASE = 'http://127.0.0.1:4010/v1'
 const request = { method: 'GET', url: `${BASE}/teams`, headers: { authorization: 'Bearer pres_secret_key', accept: 'application/json' }, body: undefined }
@@ -52,17 +52,7 @@ describe('curlCommand', () => {
 /** The MUST findings of one scenario against a broken emulator reached with a control plane. */
 async function findings(defectName: string, fetchWrap?: (f: typeof fetch) => typeof fetch): Promise<Finding[]> {
   const defect = DEFECTS.find((d) => d.name === defectName)!
-  const emulator = brokenEmulator(defect)
-  const report = await runConformance({
-    fetch: fetchWrap === undefined ? emulator.fetch : fetchWrap(emulator.fetch),
-    baseUrl: BASE,
-    controlUrl: 'http://127.0.0.1:4010/_emulator',
-    emulatorChecks: false,
-    allowWrites: true,
-    allowGeneration: true,
-    grep: defect.grep,
-    seed: 11,
-  })
+  const report = await runAgainstDefect(defect, {}, fetchWrap)
   return report.scenarios.find((s) => s.id === defect.scenario)!.failures.filter((f) => f.exchange !== undefined)
 }
 

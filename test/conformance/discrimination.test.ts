@@ -4,24 +4,12 @@
  * follows the spec but chose differently wherever the spec says "not shown".
  */
 import { describe, expect, it } from 'vitest'
-import { runConformance, type Report } from '../../conformance/index.js'
-import { brokenEmulator, DEFECTS, LIVE_KEYS, specLegalEmulator } from './variants.js'
-
-const BASE = 'http://127.0.0.1:4010/v1'
+import type { Report } from '../../conformance/index.js'
+import { DEFECTS, runAgainstDefect, runAsDeployment, specLegalEmulator } from './variants.js'
 
 describe('the kit catches every seeded defect, naming the clause', () => {
   it.each(DEFECTS.map((defect) => [defect.name, defect] as const))('%s', async (_, defect) => {
-    const emulator = brokenEmulator(defect)
-    const report = await runConformance({
-      fetch: emulator.fetch,
-      baseUrl: BASE,
-      controlUrl: 'http://127.0.0.1:4010/_emulator',
-      emulatorChecks: false,
-      allowWrites: true,
-      allowGeneration: true,
-      grep: defect.grep,
-      seed: 11,
-    })
+    const report = await runAgainstDefect(defect)
     const result = report.scenarios.find((s) => s.id === defect.scenario)!
     expect(result.outcome, JSON.stringify(result, null, 2)).toBe('fail')
     const finding = result.failures.find((f) => (typeof defect.clause === 'string' ? f.clause === defect.clause : defect.clause.test(f.clause)))
@@ -40,24 +28,8 @@ describe('a spec-legal server that chose differently', () => {
   let report: Report
 
   it('passes every scenario it can run, as a deployment without a control plane', async () => {
-    const server = specLegalEmulator()
     // Its clock is manual: the kit's waits move it instead of passing real time.
-    const clock = {
-      now: async () => server.emulator.clock.now(),
-      sleep: async (ms: number) => void (await server.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })),
-    }
-    report = await runConformance({
-      fetch: server.fetch,
-      baseUrl: BASE,
-      apiKey: LIVE_KEYS.main,
-      otherTeamKey: LIVE_KEYS.other,
-      revokedKey: LIVE_KEYS.revoked,
-      noCreditsKey: LIVE_KEYS.noCredits,
-      allowWrites: true,
-      allowGeneration: true,
-      clock,
-      seed: 5,
-    })
+    report = await runAsDeployment(specLegalEmulator(), { seed: 5 })
     const failures = report.scenarios.filter((s) => s.outcome === 'fail').map((s) => ({ id: s.id, failures: s.failures.map((f) => `${f.clause}: ${f.message} (${f.expected} / ${f.actual})`) }))
     expect(failures).toEqual([])
     // Only what needs a control plane or is an emulator check is left out.

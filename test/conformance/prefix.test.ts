@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { runConformance, type Report } from '../../conformance/index.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
-import { LIVE_KEYS, specLegalEmulator } from './variants.js'
+import { runAsDeployment, specLegalEmulator } from './variants.js'
 
 const BASE = 'http://127.0.0.1:4010/v1'
 
@@ -38,24 +38,8 @@ describe('every project the kit creates carries the run’s prefix', () => {
 
   it('against a deployment that names copies and generated projects its own way', async () => {
     const server = specLegalEmulator()
-    const clock = {
-      now: async () => Date.parse(server.control.clock().now),
-      sleep: async (ms: number) => void (await server.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })),
-    }
     const before = await projects(server)
-    const report = await runConformance({
-      fetch: server.fetch,
-      baseUrl: BASE,
-      apiKey: LIVE_KEYS.main,
-      otherTeamKey: LIVE_KEYS.other,
-      revokedKey: LIVE_KEYS.revoked,
-      noCreditsKey: LIVE_KEYS.noCredits,
-      allowWrites: true,
-      allowGeneration: true,
-      clock,
-      seed: 22,
-      grep: /^(projects|slides|publishing|generation|isolation)\./,
-    })
+    const report = await runAsDeployment(server, { seed: 22, grep: /^(projects|slides|publishing|generation|isolation)\./ })
     expect(report.scenarios.filter((s) => s.outcome === 'fail').map((s) => s.id)).toEqual([])
     expectAllPrefixed(report, before, await projects(server))
   })

@@ -12,6 +12,10 @@ import { unpublish } from '../../src/model/publishing.js'
 import type { OperationHandler } from '../../src/operations/index.js'
 import { PROJECT_CONFIG_KEYS, type OperationId } from '../../src/schemas/index.js'
 import { slugify } from '../../src/store/ids.js'
+import { runConformance, type ConformanceOptions } from '../../conformance/index.js'
+import type { Report as ConformanceReport } from '../../conformance/types.js'
+
+const BASE_URL = 'http://127.0.0.1:4010/v1'
 
 const decoder = new TextDecoder()
 const encoder = new TextEncoder()
@@ -429,4 +433,48 @@ export const LIVE_KEYS = {
   other: 'live_test_bob',
   revoked: 'live_test_revoked',
   noCredits: 'live_test_bob',
+}
+
+/** The emulator's manual clock as the kit's clock: waits move it instead of real time. */
+export function manualClockOf(server: PresentationEmulator): NonNullable<ConformanceOptions['clock']> {
+  return {
+    now: async () => Date.parse(server.control.clock().now),
+    sleep: async (ms: number) => void (await server.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })),
+  }
+}
+
+/** The kit against the spec-legal server as a deployment: every key, writes and generation, no control plane. */
+export function runAsDeployment(server: PresentationEmulator, options: Partial<ConformanceOptions> = {}): Promise<ConformanceReport> {
+  return runConformance({
+    fetch: server.fetch,
+    baseUrl: BASE_URL,
+    apiKey: LIVE_KEYS.main,
+    otherTeamKey: LIVE_KEYS.other,
+    revokedKey: LIVE_KEYS.revoked,
+    noCreditsKey: LIVE_KEYS.noCredits,
+    allowWrites: true,
+    allowGeneration: true,
+    clock: manualClockOf(server),
+    ...options,
+  })
+}
+
+/** The kit against one defect's broken emulator, with its control plane, on the defect's scenarios. */
+export function runAgainstDefect(
+  defect: Defect,
+  options: Partial<ConformanceOptions> = {},
+  wrapFetch: (fetch: PresentationEmulator['fetch']) => ConformanceOptions['fetch'] = (fetch) => fetch,
+): Promise<ConformanceReport> {
+  const emulator = brokenEmulator(defect)
+  return runConformance({
+    fetch: wrapFetch(emulator.fetch),
+    baseUrl: BASE_URL,
+    controlUrl: 'http://127.0.0.1:4010/_emulator',
+    emulatorChecks: false,
+    allowWrites: true,
+    allowGeneration: true,
+    grep: defect.grep,
+    seed: 11,
+    ...options,
+  })
 }
