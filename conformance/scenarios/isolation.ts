@@ -1,6 +1,6 @@
 /** Cross-team isolation: a key of another user never sees or reaches the main key's projects. */
 import { Clauses, endpoint } from '../clauses.js'
-import { createProject, needs, scenario, walk } from './support.js'
+import { createProject, needs, PROJECT_SLUG_OPERATIONS, scenario, walk } from './support.js'
 
 export const isolationScenarios = [
   scenario({
@@ -8,14 +8,7 @@ export const isolationScenarios = [
     title: 'Another user’s key gets 404 on every operation on the main key’s project, and never lists it',
     needs: needs('otherTeamKey', 'writes'),
     covers: [
-      ['getProject', 404],
-      ['getProjectConfig', 404],
-      ['getProjectUrl', 404],
-      ['renameProject', 404],
-      ['updateProjectConfig', 404],
-      ['duplicateProject', 404],
-      ['publishProject', 404],
-      ['unpublishProject', 404],
+      ...PROJECT_SLUG_OPERATIONS.map((id) => [id, 404] as const),
       ['createProject', 200],
       ['listProjects', 200],
       ['getProject', 200],

@@ -1,7 +1,7 @@
 /** Reads every key can make: teams, templates, the project list and detail, and what a missing resource answers. */
 import { Clauses, endpoint } from '../clauses.js'
 import type { Actor, ScenarioContext } from '../context.js'
-import { createProject, missingSlug, needs, scenario } from './support.js'
+import { createProject, missingSlug, needs, PROJECT_SLUG_OPERATIONS, scenario } from './support.js'
 
 /**
  * A project to read that nothing else changes meanwhile: a new one when
@@ -99,14 +99,7 @@ export const readScenarios = [
     id: 'projects.not-found',
     title: 'A missing project or job is 404 on every operation that names one',
     covers: [
-      ['getProject', 404],
-      ['getProjectConfig', 404],
-      ['getProjectUrl', 404],
-      ['renameProject', 404],
-      ['updateProjectConfig', 404],
-      ['duplicateProject', 404],
-      ['publishProject', 404],
-      ['unpublishProject', 404],
+      ...PROJECT_SLUG_OPERATIONS.map((id) => [id, 404] as const),
       ['getJobStatus', 404],
     ],
     async run(ctx) {

@@ -26,6 +26,18 @@ export const SPEC_OPERATIONS: OperationId[] = [
   'stopSlideEditing',
 ]
 
+/** The operations that name a project by its slug (not its slides): each answers 404 for a project the key cannot reach. */
+export const PROJECT_SLUG_OPERATIONS: OperationId[] = [
+  'getProject',
+  'getProjectConfig',
+  'getProjectUrl',
+  'renameProject',
+  'updateProjectConfig',
+  'duplicateProject',
+  'publishProject',
+  'unpublishProject',
+]
+
 /** A scenario definition, with defaults. */
 export function scenario(definition: Omit<Scenario, 'kind' | 'covers' | 'needs'> & Partial<Pick<Scenario, 'kind' | 'covers' | 'needs'>>): Scenario {
   return { kind: 'spec', covers: [], needs: [], ...definition }
