@@ -55,7 +55,11 @@ async function buildApp(app: App, outDir: string): Promise<Weight> {
     visit(key)
     for (const imported of chunk.dynamicImports ?? []) visit(imported)
   }
-  const all = new Set(Object.values(manifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.js')))
+  const all = new Set(
+    Object.values(manifest)
+      .map((chunk) => chunk.file)
+      .filter((file) => file.endsWith('.js')),
+  )
   const sum = (files: Set<string>) => [...files].filter((file) => file.endsWith('.js')).reduce((total, file) => total + gz(file), 0)
   // msw's worker script, served beside the app.
   const { copyFileSync } = await import('node:fs')
@@ -76,7 +80,9 @@ function serve(dir: string): Promise<{ server: Server; origin: string }> {
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
     createReadStream(file).pipe(res)
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })),
+  )
 }
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -113,7 +119,15 @@ export async function browserRows(options: { rounds: number }): Promise<Row[]> {
   const { chromium } = await import('playwright-core')
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
   const servers = await Promise.all(APPS.map((app) => serve(dirs[app])))
   try {
@@ -123,7 +137,10 @@ export async function browserRows(options: { rounds: number }): Promise<Row[]> {
         const page = await context.newPage()
         await page.goto(`${servers[index]!.origin}/`)
         await page.waitForFunction(() => (window as { __firstAnswer?: number }).__firstAnswer !== undefined, undefined, { timeout: 30_000 })
-        const [at, status] = await page.evaluate(() => [(window as { __firstAnswer?: number }).__firstAnswer!, (window as { __status?: number }).__status!])
+        const [at, status] = await page.evaluate(() => [
+          (window as { __firstAnswer?: number }).__firstAnswer!,
+          (window as { __status?: number }).__status!,
+        ])
         if (status !== 200) throw new Error(`${APPS[index]} answered ${status}`)
         return at
       } finally {

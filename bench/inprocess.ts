@@ -14,7 +14,13 @@ import { ratio, type Row } from './lib/row.js'
 import { alternate, fmt, median } from './lib/stats.js'
 
 const KEY = 'pres_test_alice_acme'
-const listRequest: EmulatorRequest = { method: 'GET', path: '/v1/projects', query: '', headers: { authorization: `Bearer ${KEY}` }, body: null }
+const listRequest: EmulatorRequest = {
+  method: 'GET',
+  path: '/v1/projects',
+  query: '',
+  headers: { authorization: `Bearer ${KEY}` },
+  body: null,
+}
 
 /** Requests per second of `call`, over `count` sequential calls. */
 async function rate(count: number, call: () => Promise<unknown>): Promise<number> {
@@ -56,7 +62,10 @@ export async function mswRows(options: { rounds: number; count: number }): Promi
   await emulator.ready()
   const init = { headers: { authorization: `Bearer ${KEY}` } }
   const body = await (await emulator.fetch('http://emulator.bench/v1/projects', init)).text()
-  const trivial = mswHttp.get('http://trivial.bench/v1/projects', () => new HttpResponse(body, { headers: { 'content-type': 'application/json' } }))
+  const trivial = mswHttp.get(
+    'http://trivial.bench/v1/projects',
+    () => new HttpResponse(body, { headers: { 'content-type': 'application/json' } }),
+  )
   const server = setupServer(...emulator.handlers, trivial)
   server.listen({ onUnhandledRequest: 'error' })
   try {

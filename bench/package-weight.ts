@@ -45,7 +45,19 @@ export async function packageRows(): Promise<Row[]> {
   const app = join(work, 'app')
   execFileSync('mkdir', ['-p', app])
   writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}\n')
-  npm(['install', '--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', join(work, packed!.filename)], app)
+  npm(
+    [
+      'install',
+      '--offline',
+      '--legacy-peer-deps',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--no-package-lock',
+      join(work, packed!.filename),
+    ],
+    app,
+  )
   const modules = measure(join(app, 'node_modules'))
   const own = measure(join(app, 'node_modules', 'presentation-emulator'))
   return [
@@ -58,7 +70,7 @@ export async function packageRows(): Promise<Row[]> {
       met: undefined,
     },
     {
-      measure: '`node_modules` added by `npm install presentation-emulator` (peers left out: msw is the app\'s own)',
+      measure: "`node_modules` added by `npm install presentation-emulator` (peers left out: msw is the app's own)",
       emulator: `${mb(modules.bytes)} in ${modules.packages} packages`,
       baseline: `the package itself: ${mb(own.bytes)}`,
       ratio: '',

@@ -22,7 +22,10 @@ import { packageRows } from './package-weight.js'
 import { startupRows } from './startup.js'
 
 const quick = process.argv.includes('--quick')
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',')
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
 const rounds = quick ? 3 : 5
 const big = 100_000
 
@@ -52,8 +55,9 @@ const verdict = (row: Row) => (row.met === undefined ? '' : row.met ? 'met' : '*
 const table = [
   '| measure | emulator | anchor | ratio | target | |',
   '|---|---|---|---|---|---|',
-  ...rows.map((row) =>
-    `| ${cell(row.measure)} | ${cell(row.emulator)} | ${cell(row.baseline)} | ${row.ratio} | ${cell(row.target)} | ${verdict(row)}${row.note ? ` ${cell(row.note)}` : ''} |`,
+  ...rows.map(
+    (row) =>
+      `| ${cell(row.measure)} | ${cell(row.emulator)} | ${cell(row.baseline)} | ${row.ratio} | ${cell(row.target)} | ${verdict(row)}${row.note ? ` ${cell(row.note)}` : ''} |`,
   ),
 ].join('\n')
 

@@ -21,7 +21,8 @@ const EXIT_CONFIG = 2
 
 export function integer(name: string, min: number, max: number) {
   return (value: string) => {
-    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
+    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
     return Number(value)
   }
 }
@@ -31,7 +32,9 @@ function pattern(value: string): string {
   try {
     new RegExp(value, 'i')
   } catch (error) {
-    throw new InvalidArgumentError(`must be a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`)
+    throw new InvalidArgumentError(
+      `must be a valid regular expression (${(error as Error).message.replace(/^Invalid regular expression: /, '')})`,
+    )
   }
   return value
 }
@@ -63,7 +66,8 @@ export function unwritable(file: string): string | undefined {
 
 function shard(value: string): { index: number; count: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value)
-  if (match === null || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) throw new InvalidArgumentError('must be i/n with 1 ≤ i ≤ n, such as 1/3')
+  if (match === null || Number(match[1]) < 1 || Number(match[1]) > Number(match[2]))
+    throw new InvalidArgumentError('must be i/n with 1 ≤ i ≤ n, such as 1/3')
   return { index: Number(match[1]), count: Number(match[2]) }
 }
 
@@ -80,13 +84,26 @@ export function url(value: string): string {
 /** The flags that say what to run against: shared by the suite and `walk`. */
 export function addTargetOptions(command: Command): Command {
   return command
-    .addOption(new Option('--target <kind>', 'without --base-url: "http" starts an emulator on a free port (default: in-process, no socket)').choices(['in-process', 'http']))
+    .addOption(
+      new Option(
+        '--target <kind>',
+        'without --base-url: "http" starts an emulator on a free port (default: in-process, no socket)',
+      ).choices(['in-process', 'http']),
+    )
     .addOption(new Option('--base-url <url>', 'a deployment’s API base URL, ending in /v1').env('CONFORMANCE_BASE_URL').argParser(url))
     .addOption(new Option('--api-key <key>', 'the deployment’s API key for the main scenarios').env('CONFORMANCE_API_KEY'))
-    .addOption(new Option('--other-team-key <key>', 'a key of another user with no access to the main key’s projects').env('CONFORMANCE_OTHER_TEAM_KEY'))
+    .addOption(
+      new Option('--other-team-key <key>', 'a key of another user with no access to the main key’s projects').env(
+        'CONFORMANCE_OTHER_TEAM_KEY',
+      ),
+    )
     .addOption(new Option('--revoked-key <key>', 'a revoked key').env('CONFORMANCE_REVOKED_KEY'))
     .addOption(new Option('--no-credits-key <key>', 'a key whose team has no credits (env CONFORMANCE_NO_CREDITS_KEY)'))
-    .addOption(new Option('--control-url <url>', 'the emulator control plane of the target (http://host:4010/_emulator)').env('CONFORMANCE_CONTROL_URL').argParser(url))
+    .addOption(
+      new Option('--control-url <url>', 'the emulator control plane of the target (http://host:4010/_emulator)')
+        .env('CONFORMANCE_CONTROL_URL')
+        .argParser(url),
+    )
     .addOption(new Option('--admin-token <token>', 'the control plane’s admin token').env('CONFORMANCE_ADMIN_TOKEN'))
     .option('--allow-writes', 'against a deployment: run scenarios that create and change projects')
     .option('--allow-generation', 'against a deployment: run scenarios that start generation jobs (spends credits)')
@@ -95,7 +112,9 @@ export function addTargetOptions(command: Command): Command {
 export function conformanceCommand(): Command {
   return addTargetOptions(
     new Command('presentation-conformance')
-      .description('Checks a Presentation Service deployment (or the emulator) against the published spec. `presentation-conformance walk --help` for model-based walks.')
+      .description(
+        'Checks a Presentation Service deployment (or the emulator) against the published spec. `presentation-conformance walk --help` for model-based walks.',
+      )
       .version(VERSION),
   )
     .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
@@ -103,7 +122,11 @@ export function conformanceCommand(): Command {
     .addOption(new Option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)').argParser(pattern))
     .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
     .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
-    .addOption(new Option('--job-timeout <seconds>', 'how long a generation job may stay processing').default(600).argParser(integer('--job-timeout', 1, 86_400)))
+    .addOption(
+      new Option('--job-timeout <seconds>', 'how long a generation job may stay processing')
+        .default(600)
+        .argParser(integer('--job-timeout', 1, 86_400)),
+    )
     .addOption(new Option('--reporter <name>', 'human, json or junit').choices(['human', 'json', 'junit']).default('human'))
     .option('--output <file>', 'write the json or junit report to a file (default: stdout)')
     .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
@@ -145,12 +168,16 @@ export interface TargetFlags {
 export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
   if (flags.target !== undefined && flags.baseUrl !== undefined) {
     // The base URL may come from the environment, which a person does not see on the command line.
-    const fromEnv = process.env.CONFORMANCE_BASE_URL !== undefined && process.env.CONFORMANCE_BASE_URL !== '' && flags.baseUrl === process.env.CONFORMANCE_BASE_URL
+    const fromEnv =
+      process.env.CONFORMANCE_BASE_URL !== undefined &&
+      process.env.CONFORMANCE_BASE_URL !== '' &&
+      flags.baseUrl === process.env.CONFORMANCE_BASE_URL
     return fromEnv
       ? `--target and --base-url exclude each other, and CONFORMANCE_BASE_URL is set in the environment (${flags.baseUrl}): unset it to use --target`
       : '--target and --base-url exclude each other'
   }
-  if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined)) return '--api-key and --control-url need --base-url'
+  if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined))
+    return '--api-key and --control-url need --base-url'
   const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
   return {
     ...(flags.target === undefined ? {} : { target: flags.target }),
@@ -180,14 +207,18 @@ interface Flags extends TargetFlags {
 }
 
 /** Runs the CLI; resolves to the exit code. */
-export async function main(argv: readonly string[], io: { out: (text: string) => void; err: (text: string) => void } = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: { out: (text: string) => void; err: (text: string) => void } = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+  },
+): Promise<number> {
   if (argv[2] === 'walk') {
     const { walkMain } = await import('./walk/cli.js')
     return walkMain([...argv.slice(0, 2), ...argv.slice(3)], io)
   }
-  const command = conformanceCommand()
-    .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
+  const command = conformanceCommand().exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err })
   try {
     command.parse([...argv], { from: 'node' })
   } catch (error) {
@@ -200,7 +231,10 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
     io.err(`presentation-conformance: ${target}\n`)
     return EXIT_CONFIG
   }
-  for (const [flag, file] of [['--output', flags.output], ['--write-baseline', flags.writeBaseline]] as const) {
+  for (const [flag, file] of [
+    ['--output', flags.output],
+    ['--write-baseline', flags.writeBaseline],
+  ] as const) {
     const problem = file === undefined ? undefined : unwritable(file)
     if (problem !== undefined) {
       io.err(`presentation-conformance: ${flag}: ${problem}\n`)
@@ -228,7 +262,10 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
     onStart: ({ runId, seed, target, scenarios }) => {
-      const what = target.kind === 'deployment' ? `deployment ${target.baseUrl}${target.controlPlane ? ' (with control plane)' : ''}` : `${target.kind} emulator (${target.baseUrl})`
+      const what =
+        target.kind === 'deployment'
+          ? `deployment ${target.baseUrl}${target.controlPlane ? ' (with control plane)' : ''}`
+          : `${target.kind} emulator (${target.baseUrl})`
       human(`presentation-conformance ${VERSION} · ${what} · seed ${seed} · run ${runId} · ${scenarios} scenarios\n\n`)
     },
     onScenario: (result) => {
@@ -253,7 +290,8 @@ export async function main(argv: readonly string[], io: { out: (text: string) =>
   }
   try {
     const report = await runConformance(options)
-    if (emulatorSkipped > 0) human(`- ${emulatorSkipped} emulator checks not applicable: the target is not the emulator (they check its own choices)\n`)
+    if (emulatorSkipped > 0)
+      human(`- ${emulatorSkipped} emulator checks not applicable: the target is not the emulator (they check its own choices)\n`)
     human(`${summaryText(report)}\n`)
     if (flags.reporter !== 'human') {
       const text = flags.reporter === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report)

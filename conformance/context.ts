@@ -47,7 +47,15 @@ export class AbortScenario extends Error {}
 /** Thrown by a scenario that finds at run time it does not apply. */
 export class SkipScenario extends Error {}
 
-const HEADERS_THAT_MATTER = ['content-type', 'x-service-error-code', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'allow']
+const HEADERS_THAT_MATTER = [
+  'content-type',
+  'x-service-error-code',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'allow',
+]
 
 function summarize(exchange: Exchange): ExchangeSummary {
   const headers: Record<string, string> = {}
@@ -58,7 +66,8 @@ function summarize(exchange: Exchange): ExchangeSummary {
     headers: redactedHeaders(exchange.request.headers),
     ...(exchange.credential === undefined ? {} : { key: exchange.credential.role }),
   }
-  if (exchange.request.body !== undefined) request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
+  if (exchange.request.body !== undefined)
+    request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
   const body = exchange.text.length > 800 ? `${exchange.text.slice(0, 800)}…` : exchange.text
   return { request, response: { status: exchange.status, headers, body } }
 }
@@ -182,7 +191,9 @@ export class ScenarioContext {
   /** The main key: a fresh account per scenario with a control plane, else `--api-key`. */
   main(): Promise<Actor> {
     return this.#actor('main', async () =>
-      this.target.control !== undefined ? { ...(await this.freshAccount('main')), role: 'main' } : { key: this.target.keys.main!, label: 'main key', role: 'main' },
+      this.target.control !== undefined
+        ? { ...(await this.freshAccount('main')), role: 'main' }
+        : { key: this.target.keys.main!, label: 'main key', role: 'main' },
     )
   }
 
@@ -222,7 +233,11 @@ export class ScenarioContext {
    * the rate limit. A 429 the scenario did not ask for is waited out and
    * the request sent again, with a note: it says nothing of this scenario.
    */
-  async send(actor: Actor | null, request: KitRequest, options: { expectRateLimit?: boolean; credential?: Credential } = {}): Promise<Exchange> {
+  async send(
+    actor: Actor | null,
+    request: KitRequest,
+    options: { expectRateLimit?: boolean; credential?: Credential } = {},
+  ): Promise<Exchange> {
     const key = request.apiKey === undefined ? (actor?.key ?? null) : request.apiKey
     const credential = options.credential ?? this.#credential(actor, key, request.authorization)
     for (let attempt = 0; ; attempt++) {
@@ -240,7 +255,16 @@ export class ScenarioContext {
       } catch {
         json = undefined
       }
-      const exchange: Exchange = { operationId: request.operationId, request: sent, status: response.status, headers, text, json, durationMs, credential }
+      const exchange: Exchange = {
+        operationId: request.operationId,
+        request: sent,
+        status: response.status,
+        headers,
+        text,
+        json,
+        durationMs,
+        credential,
+      }
       if (key !== null) await this.run.pacer.observe(key, headers)
       if (response.status === 429 && !options.expectRateLimit && attempt < 3) {
         // Retry-After when it asks for a wait; else until X-RateLimit-Reset; else a minute.
@@ -264,7 +288,15 @@ export class ScenarioContext {
   /** The role of a key the run was given or made. */
   #roleOf(key: string): KeyRole | undefined {
     const keys = this.target.keys
-    return key === keys.main ? 'main' : key === keys.other ? 'otherTeam' : key === keys.noCredits ? 'noCredits' : key === keys.revoked ? 'revoked' : undefined
+    return key === keys.main
+      ? 'main'
+      : key === keys.other
+        ? 'otherTeam'
+        : key === keys.noCredits
+          ? 'noCredits'
+          : key === keys.revoked
+            ? 'revoked'
+            : undefined
   }
 
   /**
@@ -275,9 +307,19 @@ export class ScenarioContext {
   #credential(actor: Actor | null, key: string | null, authorization: string | undefined): Credential {
     if (authorization !== undefined) {
       const token = /^Bearer\s+(\S+)/i.exec(authorization)?.[1]
-      const known = [this.target.keys.main, this.target.keys.other, this.target.keys.noCredits, this.target.keys.revoked, actor?.key].filter((k): k is string => k !== undefined && k.length >= 8)
-      const secret = token !== undefined && known.some((k) => token.includes(k.slice(0, -1)) || k.includes(token.slice(0, Math.max(8, token.length - 1))))
-      return secret ? { role: 'a value made from a key (redacted)', header: `'Authorization: Bearer <redacted>'` } : literalCredential(authorization, 'a made-up Authorization header')
+      const known = [
+        this.target.keys.main,
+        this.target.keys.other,
+        this.target.keys.noCredits,
+        this.target.keys.revoked,
+        actor?.key,
+      ].filter((k): k is string => k !== undefined && k.length >= 8)
+      const secret =
+        token !== undefined &&
+        known.some((k) => token.includes(k.slice(0, -1)) || k.includes(token.slice(0, Math.max(8, token.length - 1))))
+      return secret
+        ? { role: 'a value made from a key (redacted)', header: `'Authorization: Bearer <redacted>'` }
+        : literalCredential(authorization, 'a made-up Authorization header')
     }
     if (key === null) return NO_KEY
     const role = actor !== null && actor.key === key ? (actor.role ?? this.#roleOf(key)) : this.#roleOf(key)
@@ -286,7 +328,12 @@ export class ScenarioContext {
   }
 
   /** Sends one operation with typed inputs. */
-  call<Id extends OperationId>(actor: Actor | null, operationId: Id, input: OperationInput<Id> = {} as OperationInput<Id>, extra: Omit<KitRequest, 'operationId'> = {}): Promise<Exchange> {
+  call<Id extends OperationId>(
+    actor: Actor | null,
+    operationId: Id,
+    input: OperationInput<Id> = {} as OperationInput<Id>,
+    extra: Omit<KitRequest, 'operationId'> = {},
+  ): Promise<Exchange> {
     return this.send(actor, {
       operationId,
       params: input.params as Record<string, string> | undefined,
@@ -297,7 +344,11 @@ export class ScenarioContext {
   }
 
   /** Sends an operation, requires a 200 whose body matches the spec, and returns that body. */
-  async ok<Id extends OperationId>(actor: Actor | null, operationId: Id, input: OperationInput<Id> = {} as OperationInput<Id>): Promise<z.output<(typeof operations)[Id]['response']>> {
+  async ok<Id extends OperationId>(
+    actor: Actor | null,
+    operationId: Id,
+    input: OperationInput<Id> = {} as OperationInput<Id>,
+  ): Promise<z.output<(typeof operations)[Id]['response']>> {
     const exchange = await this.call(actor, operationId, input)
     return this.expectOk<Id>(exchange)
   }
@@ -367,7 +418,10 @@ export class ScenarioContext {
       actual: type || '(none)',
       exchange,
     })
-    const parsed = this.check('MUST', Clauses.json, 'the response body is JSON', exchange.json !== undefined, { actual: exchange.text.slice(0, 100), exchange })
+    const parsed = this.check('MUST', Clauses.json, 'the response body is JSON', exchange.json !== undefined, {
+      actual: exchange.text.slice(0, 100),
+      exchange,
+    })
     return typed && parsed
   }
 
@@ -376,7 +430,10 @@ export class ScenarioContext {
    * (extra fields allowed, any id format, any RFC 3339 offset). Returns the
    * spec's view of the body (extra fields dropped), or undefined.
    */
-  expectShape<Id extends OperationId>(exchange: Exchange, operationId: Id = exchange.operationId as Id): z.output<(typeof operations)[Id]['response']> | undefined {
+  expectShape<Id extends OperationId>(
+    exchange: Exchange,
+    operationId: Id = exchange.operationId as Id,
+  ): z.output<(typeof operations)[Id]['response']> | undefined {
     if (!this.expectJson(exchange)) return undefined
     const spec: OperationSpec = operations[operationId]
     const result = spec.response.safeParse(exchange.json)
@@ -385,7 +442,9 @@ export class ScenarioContext {
         .slice(0, 5)
         .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
         .join('; ')
-      this.check('MUST', endpoint(operationId), `the 200 body has the fields the spec requires, of the right types: ${problems}`, false, { exchange })
+      this.check('MUST', endpoint(operationId), `the 200 body has the fields the spec requires, of the right types: ${problems}`, false, {
+        exchange,
+      })
       return undefined
     }
     this.checks += 1
@@ -412,14 +471,23 @@ export class ScenarioContext {
       level,
       Clauses.errorBody,
       'an error response has the error body: {error: string, hint?: string}',
-      typeof body === 'object' && body !== null && typeof body.error === 'string' && (body.hint === undefined || typeof body.hint === 'string'),
+      typeof body === 'object' &&
+        body !== null &&
+        typeof body.error === 'string' &&
+        (body.hint === undefined || typeof body.hint === 'string'),
       { actual: exchange.text.slice(0, 200), exchange },
     )
     const code = exchange.headers['x-service-error-code']
-    const codeOk = this.check(level, Clauses.errors, 'an error response carries X-Service-Error-Code', typeof code === 'string' && code.trim() !== '', {
-      actual: code ?? '(absent)',
-      exchange,
-    })
+    const codeOk = this.check(
+      level,
+      Clauses.errors,
+      'an error response carries X-Service-Error-Code',
+      typeof code === 'string' && code.trim() !== '',
+      {
+        actual: code ?? '(absent)',
+        exchange,
+      },
+    )
     return statusOk && bodyOk && codeOk
   }
 

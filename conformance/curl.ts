@@ -48,7 +48,14 @@ const literal = (text: string) => text.replace(/["\\$`]/g, (c) => `\\${c}`)
  * flag gave it), which the report says instead of the flag.
  */
 export function keyCredential(role: KeyRole, label?: string, madeByKit = false): Credential {
-  const name = role === 'extra' ? (label === undefined ? KEY_ROLE_NAMES.extra : `${label} (${KEY_ROLE_NAMES.extra})`) : madeByKit ? KEY_ROLE_NAMES[role].replace(/\(--[a-z-]+\)$/, '(made by the kit through the control plane)') : KEY_ROLE_NAMES[role]
+  const name =
+    role === 'extra'
+      ? label === undefined
+        ? KEY_ROLE_NAMES.extra
+        : `${label} (${KEY_ROLE_NAMES.extra})`
+      : madeByKit
+        ? KEY_ROLE_NAMES[role].replace(/\(--[a-z-]+\)$/, '(made by the kit through the control plane)')
+        : KEY_ROLE_NAMES[role]
   return { role: name, header: `"Authorization: Bearer $${KEY_VARIABLES[role]}"` }
 }
 
@@ -87,7 +94,8 @@ export function redactAuthorization(value: string): string {
 /** Request headers as a report may show them: the key redacted. */
 export function redactedHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) out[name] = name.toLowerCase() === 'authorization' ? redactAuthorization(value) : value
+  for (const [name, value] of Object.entries(headers))
+    out[name] = name.toLowerCase() === 'authorization' ? redactAuthorization(value) : value
   return out
 }
 
@@ -113,7 +121,8 @@ export function curlCommand(request: SentRequest, credential?: Credential): stri
   }
   if (credential?.header !== undefined) parts.splice(5, 0, '-H', credential.header)
   if (request.body !== undefined) {
-    if (request.body.length > 2048) parts.push('--data-binary', quote(`${request.body.slice(0, 2048)}…`), '# body shortened: see the JSON report')
+    if (request.body.length > 2048)
+      parts.push('--data-binary', quote(`${request.body.slice(0, 2048)}…`), '# body shortened: see the JSON report')
     else parts.push('--data-raw', quote(request.body))
   }
   return parts.join(' ')

@@ -50,7 +50,8 @@ export class Pacer {
 
   #bucket(key: string): Bucket {
     let bucket = this.#buckets.get(key)
-    if (bucket === undefined) this.#buckets.set(key, (bucket = { log: [], remaining: undefined, resetAt: undefined, tail: Promise.resolve() }))
+    if (bucket === undefined)
+      this.#buckets.set(key, (bucket = { log: [], remaining: undefined, resetAt: undefined, tail: Promise.resolve() }))
     return bucket
   }
 

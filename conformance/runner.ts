@@ -40,7 +40,11 @@ export interface ConformanceOptions extends TargetOptions {
 export { ConfigurationError }
 
 /** Which scenarios a grep and a shard select, in order. */
-export function selectScenarios(scenarios: readonly Scenario[], grep?: string | RegExp, shard?: { index: number; count: number }): Scenario[] {
+export function selectScenarios(
+  scenarios: readonly Scenario[],
+  grep?: string | RegExp,
+  shard?: { index: number; count: number },
+): Scenario[] {
   let pattern: RegExp | undefined
   try {
     pattern = grep === undefined ? undefined : typeof grep === 'string' ? new RegExp(grep, 'i') : grep
@@ -49,7 +53,13 @@ export function selectScenarios(scenarios: readonly Scenario[], grep?: string | 
   }
   let selected = scenarios.filter((s) => pattern === undefined || pattern.test(s.id) || pattern.test(s.title))
   if (shard !== undefined) {
-    if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
+    if (
+      !Number.isInteger(shard.count) ||
+      shard.count < 1 ||
+      !Number.isInteger(shard.index) ||
+      shard.index < 1 ||
+      shard.index > shard.count
+    ) {
       throw new ConfigurationError(`--shard must be i/n with 1 ≤ i ≤ n, got ${shard.index}/${shard.count}`)
     }
     selected = selected.filter((_, i) => i % shard.count === shard.index - 1)
@@ -92,7 +102,10 @@ async function preflight(target: Target, pacer: Pacer): Promise<void> {
   ] as const
   for (const [flag, env, key] of optional) {
     if (key === undefined) continue
-    if (key === main) throw new ConfigurationError(`${flag} is the same key as --api-key: it must be a key of ${flag === '--other-team-key' ? 'another user' : 'a team without credits'}`)
+    if (key === main)
+      throw new ConfigurationError(
+        `${flag} is the same key as --api-key: it must be a key of ${flag === '--other-team-key' ? 'another user' : 'a team without credits'}`,
+      )
     const status = await send(key)
     if (status === 401) throw new ConfigurationError(`the target rejects the key of ${flag} (or ${env}): GET /teams answered 401`)
   }
@@ -155,7 +168,12 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
  * scenarios: derived from the exchanges the run made), skipped (a scenario
  * that declares it in `covers` did not run), or not covered.
  */
-function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenario[], run: RunState, exercisedBy: Map<string, Set<string>>): CoverageRow[] {
+function coverage(
+  results: readonly ScenarioResult[],
+  scenarios: readonly Scenario[],
+  run: RunState,
+  exercisedBy: Map<string, Set<string>>,
+): CoverageRow[] {
   const rows: CoverageRow[] = []
   for (const operationId of OPERATION_IDS) {
     const route = routes[operationId] as (typeof routes)[typeof operationId] & { extension?: boolean }
@@ -172,7 +190,11 @@ function coverage(results: readonly ScenarioResult[], scenarios: readonly Scenar
         .filter((s) => (s.covers ?? []).some(([op, st]) => op === operationId && st === status))
         .map((s) => results.find((r) => r.id === s.id))
         .find((r) => r?.outcome === 'skip')
-      rows.push(skipped === undefined ? { operationId, status, state: 'not-covered' } : { operationId, status, state: 'skipped', reason: `${skipped.id}: ${skipped.reason}` })
+      rows.push(
+        skipped === undefined
+          ? { operationId, status, state: 'not-covered' }
+          : { operationId, status, state: 'skipped', reason: `${skipped.id}: ${skipped.reason}` },
+      )
     }
   }
   return rows
@@ -202,7 +224,12 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
       shared: new Map(),
     }
-    const targetInfo: Report['target'] = { kind: target.kind, baseUrl: target.baseUrl, emulator: target.emulatorChecks, controlPlane: target.control !== undefined }
+    const targetInfo: Report['target'] = {
+      kind: target.kind,
+      baseUrl: target.baseUrl,
+      emulator: target.emulatorChecks,
+      controlPlane: target.control !== undefined,
+    }
     options.onStart?.({ runId, seed, target: targetInfo, scenarios: candidates.length })
 
     const results = new Map<string, ScenarioResult>()
@@ -224,7 +251,18 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       if (unmet.includes('emulator') || unmet.includes('seededWorld')) emulatorOnly.add(scenario.id)
       if (unmet.length === 0) runnable.push(scenario)
       else {
-        finish({ id: scenario.id, title: scenario.title, kind: scenario.kind, outcome: 'skip', reason: unmet.map(unmetReason).join('; '), durationMs: 0, checks: 0, failures: [], warnings: [], notes: [] })
+        finish({
+          id: scenario.id,
+          title: scenario.title,
+          kind: scenario.kind,
+          outcome: 'skip',
+          reason: unmet.map(unmetReason).join('; '),
+          durationMs: 0,
+          checks: 0,
+          failures: [],
+          warnings: [],
+          notes: [],
+        })
       }
     }
     const isolated = target.control !== undefined
@@ -234,13 +272,29 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const exec = (scenario: Scenario) => runOne(run, scenario, rng, exercisedBy).then(finish)
     if (isolated) {
       // Every scenario has accounts of its own: run all but the last ones together.
-      await pool(runnable.filter((s) => phase(s) !== 'last'), concurrency, exec)
+      await pool(
+        runnable.filter((s) => phase(s) !== 'last'),
+        concurrency,
+        exec,
+      )
     } else {
-      await pool(runnable.filter((s) => phase(s) === 'any'), concurrency, exec)
+      await pool(
+        runnable.filter((s) => phase(s) === 'any'),
+        concurrency,
+        exec,
+      )
       // List walks while nothing else writes or generates on the account.
-      await pool(runnable.filter((s) => phase(s) === 'quiet'), 1, exec)
+      await pool(
+        runnable.filter((s) => phase(s) === 'quiet'),
+        1,
+        exec,
+      )
     }
-    await pool(runnable.filter((s) => phase(s) === 'last'), 1, exec)
+    await pool(
+      runnable.filter((s) => phase(s) === 'last'),
+      1,
+      exec,
+    )
 
     const ordered = candidates.map((s) => results.get(s.id)!)
     const count = (outcome: ScenarioResult['outcome']) => ordered.filter((r) => r.outcome === outcome).length

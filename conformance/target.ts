@@ -137,10 +137,14 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     })
     const answer = await isOurControlPlane(control)
     if (answer === 'unauthorized') {
-      throw new ConfigurationError(`the control plane at ${options.controlUrl} refuses ${options.adminToken === undefined ? 'requests without an admin token: pass --admin-token' : 'the --admin-token given'} (401)`)
+      throw new ConfigurationError(
+        `the control plane at ${options.controlUrl} refuses ${options.adminToken === undefined ? 'requests without an admin token: pass --admin-token' : 'the --admin-token given'} (401)`,
+      )
     }
     if (!answer) {
-      throw new ConfigurationError(`--control-url ${options.controlUrl} does not answer as the emulator's control plane (GET /_emulator/health)`)
+      throw new ConfigurationError(
+        `--control-url ${options.controlUrl} does not answer as the emulator's control plane (GET /_emulator/health)`,
+      )
     }
   }
   if (options.apiKey === undefined && control === undefined) {

@@ -126,7 +126,16 @@ export interface Report {
    * `skipped` are emulator checks that no flag can make run against this
    * target (it is not our emulator).
    */
-  summary: { passed: number; failed: number; skipped: number; expectedFailures: number; stale: number; warnings: number; total: number; emulatorOnly: number }
+  summary: {
+    passed: number
+    failed: number
+    skipped: number
+    expectedFailures: number
+    stale: number
+    warnings: number
+    total: number
+    emulatorOnly: number
+  }
   scenarios: ScenarioResult[]
   coverage: CoverageRow[]
   /** Slugs of the projects the run created (the API has no delete). */

@@ -98,7 +98,10 @@ const tsxSyntaxOnly: Plugin = {
       const found = table.exec(source)
       const names = found?.[1]!.split(/[\s,]+/).filter(Boolean) ?? []
       const missing = TSX_PARSER_PLUGINS.filter((name) => !names.includes(name))
-      if (found === null || missing.length > 0) throw new Error(`@babel/parser: its table of syntax plugins (mixinPlugins) was not found${missing.length > 0 ? ` with ${missing.join(', ')}` : ''}; update scripts/build.ts`)
+      if (found === null || missing.length > 0)
+        throw new Error(
+          `@babel/parser: its table of syntax plugins (mixinPlugins) was not found${missing.length > 0 ? ` with ${missing.join(', ')}` : ''}; update scripts/build.ts`,
+        )
       const kept = names.filter((name) => (TSX_PARSER_PLUGINS as readonly string[]).includes(name))
       return { contents: source.replace(table, `\nconst mixinPlugins = { ${kept.join(', ')} };\n`), loader: 'js' }
     })
@@ -119,7 +122,10 @@ const fakerUsedModules: Plugin = {
     let loaded = false
     let trimmedOnce = false
     b.onEnd(() => ({
-      errors: loaded && !trimmedOnce ? [{ text: '@faker-js/faker: the class that builds its modules was not found; update scripts/build.ts' }] : [],
+      errors:
+        loaded && !trimmedOnce
+          ? [{ text: '@faker-js/faker: the class that builds its modules was not found; update scripts/build.ts' }]
+          : [],
     }))
     b.onLoad({ filter: fakerDist }, async (args) => {
       loaded = true
@@ -156,7 +162,8 @@ const fakerUsedModules: Plugin = {
 // 50 to 100 ms more in Chromium than two files). With it, what the start
 // loads is one chunk, beside those the other entries (./schemas, ./client)
 // share. The imports run nothing new: those modules are evaluated by then.
-const lazyModules = /[\\/]src[\\/](?:pages[\\/](?:routes|assets|dashboard|security|viewer)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
+const lazyModules =
+  /[\\/]src[\\/](?:pages[\\/](?:routes|assets|dashboard|security|viewer)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
 const nodeServer = /[\\/]src[\\/]node[\\/]http-server\.ts$/
 const startModules = ['src/presentation-emulator.ts', 'src/exports.ts'].map((path) => `${root}${path}`)
 const lazyModulesShareOneChunk: Plugin = {

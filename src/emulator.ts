@@ -236,7 +236,9 @@ export class Emulator {
 
   /** The control plane's HTTP dispatch, loaded on the first `/_emulator` request. */
   #controlDispatcher(): Promise<ControlDispatcher> {
-    this.#controlDispatch ??= import('./control/dispatch.js').then(({ ControlDispatcher }) => new ControlDispatcher(this, this.#options.onError))
+    this.#controlDispatch ??= import('./control/dispatch.js').then(
+      ({ ControlDispatcher }) => new ControlDispatcher(this, this.#options.onError),
+    )
     return this.#controlDispatch
   }
 
@@ -256,7 +258,9 @@ export class Emulator {
         request.method === 'OPTIONS'
           ? guard.preflight(request)
           : (guard.refusal(request) ??
-            (isControlPath(path) ? await (await this.#controlDispatcher()).handle(request) : await (await import('./pages/routes.js')).handlePage(this, request)))
+            (isControlPath(path)
+              ? await (await this.#controlDispatcher()).handle(request)
+              : await (await import('./pages/routes.js')).handlePage(this, request)))
       Object.assign(response.headers, guard.corsHeaders(request))
       return response
     }

@@ -232,7 +232,9 @@ describe.concurrent('--allow-remote-images', () => {
   it('exits 2 on a variable that is not a boolean', async ({ cli }) => {
     const result = await cli.run(['--port', '0'], { env: { PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES: 'maybe' } })
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain("option '--allow-remote-images' value 'maybe' from env 'PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES' is invalid")
+    expect(result.stderr).toContain(
+      "option '--allow-remote-images' value 'maybe' from env 'PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES' is invalid",
+    )
   })
 })
 
@@ -331,7 +333,14 @@ describe.concurrent('with --rate-limit 2 --public-url URL --admin-token T', () =
   const admin = { key: 's3cret' }
 
   beforeAll(async () => {
-    server = await launcher.start(['--rate-limit', '2', '--public-url', 'https://decks.example.test/ignored/path', '--admin-token', 's3cret'])
+    server = await launcher.start([
+      '--rate-limit',
+      '2',
+      '--public-url',
+      'https://decks.example.test/ignored/path',
+      '--admin-token',
+      's3cret',
+    ])
   })
   afterAll(() => launcher.killAll())
 
@@ -393,7 +402,14 @@ describe.concurrent('output', () => {
       controlPlaneUrl: `${server.origin}/_emulator`,
     })
     expect(records.slice(1)).toEqual([
-      expect.objectContaining({ type: 'request', method: 'GET', path: '/v1/teams', status: 200, operationId: 'listTeams', keyId: 'key_alice' }),
+      expect.objectContaining({
+        type: 'request',
+        method: 'GET',
+        path: '/v1/teams',
+        status: 200,
+        operationId: 'listTeams',
+        keyId: 'key_alice',
+      }),
       expect.objectContaining({ type: 'request', method: 'GET', path: '/v1/projects', status: 401, keyId: null }),
     ])
   })

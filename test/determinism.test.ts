@@ -20,7 +20,10 @@ async function script(seed: number): Promise<string[]> {
   await call('GET', `/projects/${created.projectSlug}`, 'pres_test_alice')
   await call('POST', '/projects/welcome-deck/duplicate', 'pres_test_alice')
   await call('PUT', '/projects/welcome-deck/config', 'pres_test_alice', { config: { layout: 'CARD' } })
-  const job = await call('POST', '/projects/generate', 'pres_test_alice_acme', { prompt: 'Quarterly numbers', templateId: 'tpl_acme_pitch' })
+  const job = await call('POST', '/projects/generate', 'pres_test_alice_acme', {
+    prompt: 'Quarterly numbers',
+    templateId: 'tpl_acme_pitch',
+  })
   await emulator.control.advanceClock({ ms: 200_000 })
   await call('GET', `/projects/jobs/${job.jobId}`, 'pres_test_alice_acme')
   await call('GET', `/projects/${job.projectSlug}/slides`, 'pres_test_alice_acme')
@@ -48,7 +51,8 @@ describe('determinism', () => {
     const two = createEmulator({ clock: 'manual' })
     const headers = { authorization: 'Bearer pres_test_alice' }
     await one.fetch('http://127.0.0.1:4010/v1/projects', { method: 'POST', headers, body: '{"name":"Only in one"}' })
-    const list = async (e: typeof one) => (await (await e.fetch('http://127.0.0.1:4010/v1/projects?limit=100', { headers })).json()) as { projects: Array<{ name: string }> }
+    const list = async (e: typeof one) =>
+      (await (await e.fetch('http://127.0.0.1:4010/v1/projects?limit=100', { headers })).json()) as { projects: Array<{ name: string }> }
     expect((await list(one)).projects.some((p) => p.name === 'Only in one')).toBe(true)
     expect((await list(two)).projects.some((p) => p.name === 'Only in one')).toBe(false)
     await one.control.advanceClock({ ms: 60_000 })

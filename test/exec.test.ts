@@ -76,7 +76,10 @@ describe('exec', () => {
   })
 
   it('forwards SIGTERM and SIGINT to the command and exits with the code it chose', async ({ cli }) => {
-    for (const [signal, code] of [['SIGTERM', 42], ['SIGINT', 43]] as const) {
+    for (const [signal, code] of [
+      ['SIGTERM', 42],
+      ['SIGINT', 43],
+    ] as const) {
       const script = `process.on('${signal}', () => { console.log('got ${signal}'); process.exit(${code}) }); console.log('ready'); setInterval(() => {}, 1000)`
       const exec = cli.spawn(execNode(script, ['--quiet']))
       await exec.waitForStdout(/ready/)
@@ -98,7 +101,16 @@ describe('exec', () => {
   })
 
   it('passes options after the command name through without `--`', async ({ cli }) => {
-    const result = await cli.run(['exec', '--quiet', process.execPath, '-e', 'console.log(process.argv.slice(1).join(" "))', 'a', '--port', 'x'])
+    const result = await cli.run([
+      'exec',
+      '--quiet',
+      process.execPath,
+      '-e',
+      'console.log(process.argv.slice(1).join(" "))',
+      'a',
+      '--port',
+      'x',
+    ])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout.trim()).toBe('a --port x')
   })

@@ -66,7 +66,10 @@ describe('fixtures files', () => {
   it.each([
     [{ apiKeys: [{ key: 'test_no_prefix', userId: 'usr_alice' }] }, 'apiKeys[0].key'],
     [{ apiKeys: [{ key: 'pres_x', userId: 'usr_nobody' }] }, 'apiKeys[0].userId: no user "usr_nobody"'],
-    [{ apiKeys: [{ key: 'pres_x', userId: 'usr_bob', teamId: 'team_acme' }] }, 'apiKeys[0].teamId: "usr_bob" is not a member of "team_acme"'],
+    [
+      { apiKeys: [{ key: 'pres_x', userId: 'usr_bob', teamId: 'team_acme' }] },
+      'apiKeys[0].teamId: "usr_bob" is not a member of "team_acme"',
+    ],
     [{ projects: [{ teamId: 'team_nope' }] }, 'projects[0].teamId: no team "team_nope"'],
     [{ projects: [{ teamId: 'team_acme', domain: 'other.example' }] }, 'projects[0].domain'],
     [{ projects: [{ teamId: 'team_acme', slug: 'Bad Slug' }] }, 'projects[0].slug'],
@@ -94,7 +97,9 @@ describe('fixtures files', () => {
     const body = (await reply.json()) as { projects: Array<{ publishedAt: string | null }> }
     expect(body.projects).toHaveLength(30)
     expect(body.projects.every((p) => p.publishedAt !== null)).toBe(true)
-    expect((await emulator.fetch('http://127.0.0.1:4010/v1/projects', { headers: { authorization: 'Bearer pres_test_alice' } })).status).toBe(401)
+    expect(
+      (await emulator.fetch('http://127.0.0.1:4010/v1/projects', { headers: { authorization: 'Bearer pres_test_alice' } })).status,
+    ).toBe(401)
   })
 })
 
@@ -105,13 +110,26 @@ describe('worlds built from fixtures', () => {
     const { buildWorld } = await import('../src/fixtures/build.js')
     const fixtures = parseFixtures({
       format: 'presentation-emulator/fixtures@1',
-      users: [{ id: 'u1', name: 'One' }, { id: 'u2', name: 'Two', email: 'two@example.com' }],
+      users: [
+        { id: 'u1', name: 'One' },
+        { id: 'u2', name: 'Two', email: 'two@example.com' },
+      ],
       teams: [
         { id: 't1', slug: 'one', name: 'One', personalOf: 'u1', members: ['u1'], credits: 3 },
         { id: 't2', slug: 'two', name: 'Two', personalOf: 'u2', members: ['u2'] },
-        { id: 't3', slug: 'shared', name: 'Shared', members: ['u1', 'u2'], customSubdomains: ['shared'], domains: ['decks.shared.example'] },
+        {
+          id: 't3',
+          slug: 'shared',
+          name: 'Shared',
+          members: ['u1', 'u2'],
+          customSubdomains: ['shared'],
+          domains: ['decks.shared.example'],
+        },
       ],
-      apiKeys: [{ key: 'pres_one', userId: 'u1' }, { key: 'pres_two', userId: 'u2', teamId: 't3', revoked: true }],
+      apiKeys: [
+        { key: 'pres_one', userId: 'u1' },
+        { key: 'pres_two', userId: 'u2', teamId: 't3', revoked: true },
+      ],
       templates: [{ teamId: 't3', name: 'House', slideCount: 7 }],
       projects: [
         { teamId: 't1', count: 30 },
@@ -129,7 +147,9 @@ describe('worlds built from fixtures', () => {
       expect(JSON.stringify(doc)).toBe(JSON.stringify(parsed.data))
       expect(integrityProblems(doc)).toEqual([])
       const project = world.projects.all()[0]!
-      expect(() => world.projects.update(project.id, (draft) => ((draft as { name: unknown }).name = 42))).toThrow(/does not match its schema/)
+      expect(() => world.projects.update(project.id, (draft) => ((draft as { name: unknown }).name = 42))).toThrow(
+        /does not match its schema/,
+      )
     }
   })
 })

@@ -31,7 +31,9 @@ afterAll(async () => {
 
 /** The environment of a fresh shell: ours without what npm set for this test run. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && !name.startsWith('PRESENTATION_EMULATOR_')))
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && !name.startsWith('PRESENTATION_EMULATOR_')),
+  )
 }
 
 function npx(args: string[], options: { npmFlags?: string[]; ownGroup?: boolean } = {}) {

@@ -23,8 +23,11 @@ beforeAll(async () => {
   // tsc's output (dist/src/**/*.d.ts) comes from `npm run build`, which `npm test` runs first; build it when run alone.
   if (!(await declarationsAreFresh())) {
     await new Promise<void>((resolve, reject) =>
-      execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT }, (error, stdout) =>
-        error === null ? resolve() : reject(new Error(stdout)),
+      execFile(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: ROOT },
+        (error, stdout) => (error === null ? resolve() : reject(new Error(stdout))),
       ),
     )
   }
@@ -48,7 +51,10 @@ async function newest(path: string): Promise<number> {
 }
 
 async function declarationsAreFresh(): Promise<boolean> {
-  const built = await stat(join(DIST, 'index.d.ts')).then((info) => info.mtimeMs, () => 0)
+  const built = await stat(join(DIST, 'index.d.ts')).then(
+    (info) => info.mtimeMs,
+    () => 0,
+  )
   return built >= (await newest(join(ROOT, 'src')))
 }
 
@@ -60,7 +66,11 @@ async function runtimeExports(file: 'browser.js' | 'index.js'): Promise<string[]
 
 /** The value (non-type) names a declaration file exports, as TypeScript sees them. */
 function declaredValueExports(file: string): string[] {
-  const program = ts.createProgram([join(DIST, file)], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true })
+  const program = ts.createProgram([join(DIST, file)], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+  })
   const checker = program.getTypeChecker()
   const source = program.getSourceFile(join(DIST, file))!
   const symbol = checker.getSymbolAtLocation(source)!
@@ -130,8 +140,11 @@ async function typecheck(name: string, source: string, compilerOptions: Record<s
     }),
   )
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: consumer.path }, (error, stdout) =>
-      resolve(error === null ? '' : stdout),
+    execFile(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir],
+      { cwd: consumer.path },
+      (error, stdout) => resolve(error === null ? '' : stdout),
     )
   })
 }
@@ -144,15 +157,27 @@ const NODE_OPTIONS = { lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'] }
 describe('a consumer compile with skipLibCheck: false', () => {
   it.for([
     ['browser-bundler-subpath', 'presentation-emulator/browser', { ...BROWSER_OPTIONS, module: 'ESNext', moduleResolution: 'bundler' }],
-    ['browser-node16-condition', 'presentation-emulator', { ...BROWSER_OPTIONS, module: 'node16', moduleResolution: 'node16', customConditions: ['browser'] }],
-  ] as const)('type-checks a browser app without Node types, and no Node declaration reaches it (%s)', { timeout: 120_000 }, async ([name, specifier, options]) => {
-    expect(await typecheck(name, BROWSER_SOURCE(specifier), options)).toBe('')
-  })
+    [
+      'browser-node16-condition',
+      'presentation-emulator',
+      { ...BROWSER_OPTIONS, module: 'node16', moduleResolution: 'node16', customConditions: ['browser'] },
+    ],
+  ] as const)(
+    'type-checks a browser app without Node types, and no Node declaration reaches it (%s)',
+    { timeout: 120_000 },
+    async ([name, specifier, options]) => {
+      expect(await typecheck(name, BROWSER_SOURCE(specifier), options)).toBe('')
+    },
+  )
 
   it.for([
     ['node-bundler', { ...NODE_OPTIONS, module: 'ESNext', moduleResolution: 'bundler' }],
     ['node-node16', { ...NODE_OPTIONS, module: 'node16', moduleResolution: 'node16' }],
-  ] as const)('type-checks a Node consumer with listen, msw/node and the vitest helpers (%s)', { timeout: 120_000 }, async ([name, options]) => {
-    expect(await typecheck(name, NODE_SOURCE, options)).toBe('')
-  })
+  ] as const)(
+    'type-checks a Node consumer with listen, msw/node and the vitest helpers (%s)',
+    { timeout: 120_000 },
+    async ([name, options]) => {
+      expect(await typecheck(name, NODE_SOURCE, options)).toBe('')
+    },
+  )
 })

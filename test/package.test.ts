@@ -41,7 +41,10 @@ const LAZY_CODE: Record<string, RegExp> = {
 
 /** The names of `LAZY_CODE` whose marker occurs in `files`. */
 function lazyCodeIn(files: string[]): string[] {
-  const text = files.filter((file) => file.startsWith('/')).map((file) => readFileSync(file, 'utf8')).join('\n')
+  const text = files
+    .filter((file) => file.startsWith('/'))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n')
   return Object.entries(LAZY_CODE)
     .filter(([, marker]) => marker.test(text))
     .map(([name]) => name)
@@ -49,7 +52,10 @@ function lazyCodeIn(files: string[]): string[] {
 
 /** Every `.js` file of a bundle folder, its chunks included. */
 function bundleFiles(dir: string): string[] {
-  const files = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.js')).map((name) => join(folder, name))
+  const files = (folder: string) =>
+    readdirSync(folder)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => join(folder, name))
   return [...files(dir), ...files(join(dir, 'chunks'))]
 }
 
@@ -72,7 +78,10 @@ describe('the built package', () => {
   it('loads neither faker nor the slide parsers before they are needed, in Node or in a browser', () => {
     for (const entry of ['dist/node/index.js', 'dist/browser/browser.js']) {
       const graph = staticGraph(join(ROOT, entry))
-      expect(graph.some((file) => /faker|slide-validation/.test(file)), entry).toBe(false)
+      expect(
+        graph.some((file) => /faker|slide-validation/.test(file)),
+        entry,
+      ).toBe(false)
       expect(graph.filter((file) => !file.startsWith('/')).sort(), entry).toEqual(
         entry.includes('browser') ? ['msw', 'zod'] : ['node:module', 'zod'],
       )
@@ -88,17 +97,30 @@ describe('the built package', () => {
     const local = (entry: string) => staticGraph(join(ROOT, entry)).filter((file) => file.startsWith('/'))
     const shared = new Set([...local('dist/browser/schemas.js'), ...local('dist/browser/client.js')])
     const own = local('dist/browser/browser.js').filter((file) => !shared.has(file))
-    expect(own.map((file) => file.slice(ROOT.length))).toEqual(['dist/browser/browser.js', expect.stringMatching(/^dist\/browser\/chunks\/chunk-\w+\.js$/)])
+    expect(own.map((file) => file.slice(ROOT.length))).toEqual([
+      'dist/browser/browser.js',
+      expect.stringMatching(/^dist\/browser\/chunks\/chunk-\w+\.js$/),
+    ])
     expect(local('dist/browser/browser.js').length).toBeLessThanOrEqual(6)
   })
 
   it("imports and starts without loading Node's fetch implementation, which only emulator.fetch needs", () => {
     const loaded = (snippet: string) =>
       JSON.parse(
-        execFileSync(process.execPath, ['--input-type=module', '-e', `${snippet}; console.log(JSON.stringify(process.moduleLoadList.filter((name) => /undici/.test(name))))`], { cwd: ROOT }).toString(),
+        execFileSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `${snippet}; console.log(JSON.stringify(process.moduleLoadList.filter((name) => /undici/.test(name))))`,
+          ],
+          { cwd: ROOT },
+        ).toString(),
       ) as string[]
     expect(loaded("const { createEmulator } = await import('presentation-emulator'); await createEmulator().ready()")).toEqual([])
-    expect(loaded("const { createEmulator } = await import('presentation-emulator'); await createEmulator().fetch('http://localhost/v1/teams')")).not.toEqual([])
+    expect(
+      loaded("const { createEmulator } = await import('presentation-emulator'); await createEmulator().fetch('http://localhost/v1/teams')"),
+    ).not.toEqual([])
   })
 
   it('starts the precomputed default world, identical to the one built from the fixtures', async () => {
@@ -128,11 +150,21 @@ describe('the built package', () => {
     const run = async (emulator: typeof fromSources) => {
       await emulator.control.createTemplate({ teamId: 'team_acme', name: 'Quarterly', slideCount: 6 })
       const headers = { authorization: 'Bearer pres_test_alice_acme', 'content-type': 'application/json' }
-      const projects = (await (await emulator.fetch('http://127.0.0.1:4010/v1/projects', { headers })).json()) as { projects: Array<{ slug: string }> }
+      const projects = (await (await emulator.fetch('http://127.0.0.1:4010/v1/projects', { headers })).json()) as {
+        projects: Array<{ slug: string }>
+      }
       const slug = projects.projects[0]!.slug
-      const slides = (await (await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}/slides`, { headers })).json()) as { slides: Array<{ id: string }> }
+      const slides = (await (await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}/slides`, { headers })).json()) as {
+        slides: Array<{ id: string }>
+      }
       const put = async (tsx: string) =>
-        (await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}/slides/${slides.slides[0]!.id}`, { method: 'PUT', headers, body: JSON.stringify({ files: { 'slide.tsx': tsx } }) })).text()
+        (
+          await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}/slides/${slides.slides[0]!.id}`, {
+            method: 'PUT',
+            headers,
+            body: JSON.stringify({ files: { 'slide.tsx': tsx } }),
+          })
+        ).text()
       const answers = [
         await put('export default function Slide() {\n  const style = { color: "red" margin: 0 }\n  return <div style={style} />\n}\n'),
         await put('export default function Slide() {\n  return <div>;\n}\n'),

@@ -108,7 +108,8 @@ describe.each(WAYS)('live pages (%s)', (way) => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
     const events = eventsOf(response)
-    const state = async (accept: (view: any) => boolean) => JSON.parse((await events.next((e) => e.event === 'state' && accept(JSON.parse(e.data)))).data)
+    const state = async (accept: (view: any) => boolean) =>
+      JSON.parse((await events.next((e) => e.event === 'state' && accept(JSON.parse(e.data)))).data)
 
     const first = await state(() => true)
     expect(first.name).toBe('Welcome deck')
@@ -134,9 +135,12 @@ describe.each(WAYS)('live pages (%s)', (way) => {
   })
 
   it('follows a generation from processing to completed, and says when one fails', async () => {
-    const job = await (await api('POST', '/projects/generate', { prompt: 'Board update', templateId: 'tpl_acme_quarterly' }, 'pres_test_alice_acme')).json()
+    const job = await (
+      await api('POST', '/projects/generate', { prompt: 'Board update', templateId: 'tpl_acme_quarterly' }, 'pres_test_alice_acme')
+    ).json()
     const events = await open(`/editor/${job.projectSlug}/events`)
-    const state = async (accept: (view: any) => boolean) => JSON.parse((await events.next((e) => e.event === 'state' && accept(JSON.parse(e.data)))).data)
+    const state = async (accept: (view: any) => boolean) =>
+      JSON.parse((await events.next((e) => e.event === 'state' && accept(JSON.parse(e.data)))).data)
     const processing = await state(() => true)
     expect(processing.slides).toEqual([])
     expect(processing.meta).toContain('Generating')
@@ -170,7 +174,9 @@ describe.each(WAYS)('live pages (%s)', (way) => {
   it('sends the dashboard’s sections, then those that change after a request or a control-plane action', async () => {
     const events = await open('/_emulator/dashboard/events?operationId=listTeams')
     const first = JSON.parse((await events.next((e) => e.event === 'state')).data)
-    expect(Object.keys(first.sections)).toEqual(expect.arrayContaining(['teams', 'keys', 'projects', 'jobs', 'faults', 'requests', 'requests-count', 'clock']))
+    expect(Object.keys(first.sections)).toEqual(
+      expect.arrayContaining(['teams', 'keys', 'projects', 'jobs', 'faults', 'requests', 'requests-count', 'clock']),
+    )
     await api('GET', '/teams')
     const after = JSON.parse((await events.next((e) => e.event === 'state' && JSON.parse(e.data).sections.requests !== undefined)).data)
     expect(after.sections.requests).toContain('GET /v1/teams')

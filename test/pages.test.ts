@@ -79,7 +79,9 @@ describe('pages', () => {
   it('escapes content, so a slide cannot inject markup into the page', async () => {
     const [slide] = slidesOf('welcome-deck')
     const evil = { title: '<script>alert(1)</script>', blocks: [{ type: 'text', text: '<img src=x onerror=alert(1)>' }] }
-    expect((await api('PUT', `/projects/welcome-deck/slides/${slide!.id}`, { files: { 'slide.content.json': JSON.stringify(evil) } })).status).toBe(200)
+    expect(
+      (await api('PUT', `/projects/welcome-deck/slides/${slide!.id}`, { files: { 'slide.content.json': JSON.stringify(evil) } })).status,
+    ).toBe(200)
     for (const path of ['/editor/welcome-deck', '/editor/welcome-deck/live']) {
       const { html } = await page(path)
       expect(html).not.toContain('<script>alert(1)</script>')
@@ -111,18 +113,20 @@ describe('pages', () => {
   })
 
   it('renders an image block: a data: image as <img>, a remote one as a placeholder with its alt text', async () => {
-    const created = await (await api('POST', '/projects/welcome-deck/slides', {
-      name: 'Pictures',
-      files: {
-        'slide.content.json': JSON.stringify({
-          title: 'Pictures',
-          blocks: [
-            { type: 'image', url: PNG, alt: 'A pixel' },
-            { type: 'image', url: 'https://images.example.com/team.jpg', alt: 'Our team at the offsite' },
-          ],
-        }),
-      },
-    })).json()
+    const created = await (
+      await api('POST', '/projects/welcome-deck/slides', {
+        name: 'Pictures',
+        files: {
+          'slide.content.json': JSON.stringify({
+            title: 'Pictures',
+            blocks: [
+              { type: 'image', url: PNG, alt: 'A pixel' },
+              { type: 'image', url: 'https://images.example.com/team.jpg', alt: 'Our team at the offsite' },
+            ],
+          }),
+        },
+      })
+    ).json()
     const { html } = await page('/editor/welcome-deck/live')
     const frame = new RegExp(`<article class="slide-frame" data-slide-id="${created.slideId}">[\\s\\S]*?</article>`).exec(html)![0]
     expect(frame).toContain(`<img src="${PNG}" alt="A pixel"`)
@@ -132,12 +136,14 @@ describe('pages', () => {
   })
 
   it('applies the align control of slide.controls.json', async () => {
-    const created = await (await api('POST', '/projects/welcome-deck/slides', {
-      files: {
-        'slide.content.json': '{"title":"Centred","blocks":[{"type":"text","text":"x"},{"type":"bullets","items":["a"]}]}',
-        'slide.controls.json': '{"controls":[{"id":"align","type":"select","options":["left","center"],"default":"center"}]}',
-      },
-    })).json()
+    const created = await (
+      await api('POST', '/projects/welcome-deck/slides', {
+        files: {
+          'slide.content.json': '{"title":"Centred","blocks":[{"type":"text","text":"x"},{"type":"bullets","items":["a"]}]}',
+          'slide.controls.json': '{"controls":[{"id":"align","type":"select","options":["left","center"],"default":"center"}]}',
+        },
+      })
+    ).json()
     const { html } = await page('/editor/welcome-deck/live')
     expect(html).toMatch(new RegExp(`data-slide-id="${created.slideId}"><div class="slide layout-content align-center">`))
   })
@@ -182,7 +188,9 @@ describe('pages', () => {
     const published = await (await api('POST', `/projects/${project.projectSlug}/publish`)).json()
     const sitePath = new URL(published.publishedUrl).pathname
     const [slide] = slidesOf(project.projectSlug)
-    await api('PUT', `/projects/${project.projectSlug}/slides/${slide!.id}`, { files: { 'slide.content.json': '{"title":"After","blocks":[]}' } })
+    await api('PUT', `/projects/${project.projectSlug}/slides/${slide!.id}`, {
+      files: { 'slide.content.json': '{"title":"After","blocks":[]}' },
+    })
     const site = await page(sitePath)
     expect(site.html).toContain('<h1>Before</h1>')
     expect(site.html).not.toContain('After')
@@ -220,7 +228,13 @@ describe('page headers', () => {
   const { emulator, page } = pages()
   afterAll(() => emulator.close())
 
-  const PAGES = ['/editor/welcome-deck', '/editor/no-such-deck', '/sites/welcome-deck.sites.localhost/', '/sites/nowhere.sites.localhost/', '/_emulator']
+  const PAGES = [
+    '/editor/welcome-deck',
+    '/editor/no-such-deck',
+    '/sites/welcome-deck.sites.localhost/',
+    '/sites/nowhere.sites.localhost/',
+    '/_emulator',
+  ]
 
   it.each(PAGES)('%s has a strict CSP (same-origin scripts only, no inline script), nosniff and no referrer', async (path) => {
     const { headers, html } = await page(path)
@@ -270,7 +284,12 @@ describe('page headers', () => {
     const world = online.emulator.emulator.world
     const [slide] = world.slidesOf(world.projectBySlug(slug)!.id)
     await online.api('PUT', `/projects/${slug}/slides/${slide!.id}`, {
-      files: { 'slide.content.json': JSON.stringify({ title: 'R', blocks: [{ type: 'image', url: 'https://images.example.com/a.png', alt: 'Remote' }] }) },
+      files: {
+        'slide.content.json': JSON.stringify({
+          title: 'R',
+          blocks: [{ type: 'image', url: 'https://images.example.com/a.png', alt: 'Remote' }],
+        }),
+      },
     })
     const { headers, html } = await online.page(`/editor/${slug}`)
     expect(csp(headers.get('content-security-policy')).get('img-src')).toEqual(["'self'", 'data:', 'https:', 'http:'])
@@ -291,7 +310,18 @@ describe('dashboard', () => {
     await emulator.control.addFault({ operationId: 'listTeams', status: 500, times: 0 })
     const { status, html } = await page('/_emulator')
     expect(status).toBe(200)
-    for (const text of ['Teams', 'API keys', 'Projects', 'Generation jobs', 'Faults', 'Requests', 'Acme', 'listTeams', 'key_alice_acme', 'pres_••••••••acme']) {
+    for (const text of [
+      'Teams',
+      'API keys',
+      'Projects',
+      'Generation jobs',
+      'Faults',
+      'Requests',
+      'Acme',
+      'listTeams',
+      'key_alice_acme',
+      'pres_••••••••acme',
+    ]) {
       expect(html).toContain(text)
     }
     for (const key of emulator.emulator.world.apiKeys.all()) expect(html).not.toContain(key.key)
@@ -302,7 +332,19 @@ describe('dashboard', () => {
     await api('POST', '/projects/generate', { prompt: 'x' }, 'pres_test_alice_acme')
     emulator.control.addFault({ operationId: 'getProject', status: 503 })
     const { html } = await page('/_emulator')
-    for (const action of ['reset', 'job-complete', 'job-fail', 'fault-remove', 'faults-clear', 'key-revoke', 'key-reveal', 'key-copy', 'request-details', 'prefill-credits', 'journal-clear']) {
+    for (const action of [
+      'reset',
+      'job-complete',
+      'job-fail',
+      'fault-remove',
+      'faults-clear',
+      'key-revoke',
+      'key-reveal',
+      'key-copy',
+      'request-details',
+      'prefill-credits',
+      'journal-clear',
+    ]) {
       expect(html, action).toContain(`data-action="${action}"`)
     }
     for (const form of ['form-advance', 'form-credits', 'form-key', 'form-fault', 'journal-filters']) expect(html).toContain(`id="${form}"`)
@@ -345,7 +387,13 @@ describe('dashboard', () => {
   it('reads a key with its value for the reveal and copy buttons', async () => {
     const reply = await emulator.fetch(`${ORIGIN}/_emulator/keys/key_alice`)
     expect(reply.status).toBe(200)
-    expect(await reply.json()).toMatchObject({ keyId: 'key_alice', apiKey: 'pres_test_alice', userId: 'usr_alice', teamId: 'team_alice', revokedAt: null })
+    expect(await reply.json()).toMatchObject({
+      keyId: 'key_alice',
+      apiKey: 'pres_test_alice',
+      userId: 'usr_alice',
+      teamId: 'team_alice',
+      revokedAt: null,
+    })
     expect((await emulator.fetch(`${ORIGIN}/_emulator/keys/key_nobody`)).status).toBe(404)
     expect((await emulator.control.getKey('key_bob')).apiKey).toBe('pres_test_bob')
   })
@@ -376,7 +424,10 @@ describe('dashboard with an admin token', () => {
   it('tells a browser without the token what to do, in a page with the same status and error code', async () => {
     const emulator = createEmulator({ adminToken: 'sesame' })
     const html = { accept: 'text/html,application/xhtml+xml' }
-    for (const [path, says] of [['/_emulator', 'started with an admin token'], ['/_emulator?token=wrong', 'not this emulator']] as const) {
+    for (const [path, says] of [
+      ['/_emulator', 'started with an admin token'],
+      ['/_emulator?token=wrong', 'not this emulator'],
+    ] as const) {
       const reply = await emulator.fetch(`${ORIGIN}${path}`, { headers: html })
       expect(reply.status).toBe(401)
       expect(reply.headers.get('x-service-error-code')).toBe('UNAUTHORIZED')
@@ -391,7 +442,9 @@ describe('dashboard with an admin token', () => {
     const json = await emulator.fetch(`${ORIGIN}/_emulator`)
     expect(json.headers.get('content-type')).toContain('application/json')
     expect(await json.json()).toMatchObject({ error: 'Authentication required' })
-    expect((await emulator.fetch(`${ORIGIN}/_emulator/health`, { headers: html })).headers.get('content-type')).toContain('application/json')
+    expect((await emulator.fetch(`${ORIGIN}/_emulator/health`, { headers: html })).headers.get('content-type')).toContain(
+      'application/json',
+    )
     await emulator.close()
   })
 })

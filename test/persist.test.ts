@@ -92,7 +92,9 @@ describe('persist', () => {
     const errors: unknown[] = []
     const { call } = page(storage, { onError: (error) => errors.push(error) })
     expect(await names(call)).toContain('Welcome deck')
-    expect(String(errors[0])).toMatch(/the state saved under "presentation-emulator:state" cannot be loaded \(not a valid state document: format: /)
+    expect(String(errors[0])).toMatch(
+      /the state saved under "presentation-emulator:state" cannot be loaded \(not a valid state document: format: /,
+    )
     // The bad document was replaced by the seeded world.
     expect(JSON.parse(storage.items.get(DEFAULT_PERSIST_KEY)!).format).toBe('presentation-emulator/state@1')
   })
@@ -103,7 +105,9 @@ describe('persist', () => {
     const { call } = page(storage, { onError: (error) => errors.push(error) })
     storage.failWith = new Error('QuotaExceededError: the quota has been exceeded')
     expect((await call('POST', '/projects', { name: 'Too big' })).status).toBe(200)
-    expect(String(errors[0])).toBe('Error: cannot save the state under "presentation-emulator:state": QuotaExceededError: the quota has been exceeded')
+    expect(String(errors[0])).toBe(
+      'Error: cannot save the state under "presentation-emulator:state": QuotaExceededError: the quota has been exceeded',
+    )
   })
 
   it.each([

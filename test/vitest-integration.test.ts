@@ -82,14 +82,21 @@ beforeAll(async () => {
 export default defineConfig({ test: { globalSetup: ['presentation-emulator/vitest/global-setup'] } })
 `,
   )
-  await writeFile(join(path, 'vitest.exec.config.ts'), `import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: {} })\n`)
+  await writeFile(
+    join(path, 'vitest.exec.config.ts'),
+    `import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: {} })\n`,
+  )
 }, 120_000)
 
 afterAll(() => project?.remove())
 
 /** Runs a command in the user's project; never throws, answers its exit code and output. */
 function run(file: string, args: string[]): Promise<{ code: number | null; output: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PRESENTATION_EMULATOR_') && !name.startsWith('VITEST') && name !== 'FORCE_COLOR'))
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !name.startsWith('PRESENTATION_EMULATOR_') && !name.startsWith('VITEST') && name !== 'FORCE_COLOR',
+    ),
+  )
   return new Promise((resolve) => {
     execFile(file, args, { cwd: project.path, env: { ...env, CI: 'true', NO_COLOR: '1' }, timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? null), output: `${stdout}${stderr}` })
@@ -108,13 +115,35 @@ describe('a vitest suite of ten parallel files on one emulator', () => {
   }, 120_000)
 
   it('passes under `presentation-emulator exec --clock manual`, the README’s command (no rate limit unless asked for)', async () => {
-    const { code, output } = await run(process.execPath, [BIN, 'exec', '--clock', 'manual', '--', process.execPath, VITEST, 'run', '--config', 'vitest.exec.config.ts'])
+    const { code, output } = await run(process.execPath, [
+      BIN,
+      'exec',
+      '--clock',
+      'manual',
+      '--',
+      process.execPath,
+      VITEST,
+      'run',
+      '--config',
+      'vitest.exec.config.ts',
+    ])
     expect(output).toMatch(new RegExp(`Test Files\\s+${FILES} passed`))
     expect(code, output).toBe(0)
   }, 120_000)
 
   it('passes under `exec --rate-limit 50` on a real clock: each worker’s account has its own bucket', async () => {
-    const { code, output } = await run(process.execPath, [BIN, 'exec', '--rate-limit', '50', '--', process.execPath, VITEST, 'run', '--config', 'vitest.exec.config.ts'])
+    const { code, output } = await run(process.execPath, [
+      BIN,
+      'exec',
+      '--rate-limit',
+      '50',
+      '--',
+      process.execPath,
+      VITEST,
+      'run',
+      '--config',
+      'vitest.exec.config.ts',
+    ])
     expect(output).toMatch(new RegExp(`Test Files\\s+${FILES} passed`))
     expect(code, output).toBe(0)
   }, 120_000)

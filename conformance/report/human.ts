@@ -32,13 +32,16 @@ export function findingText(finding: Finding): string {
   if (finding.actual !== undefined) lines.push(`  actual:   ${finding.actual}`)
   if (finding.exchange !== undefined) {
     const { request, response } = finding.exchange
-    lines.push(`  request:  ${request.method} ${request.url}${request.body === undefined ? '' : `  ${request.body.length > 300 ? `${request.body.slice(0, 300)}…` : request.body}`}`)
+    lines.push(
+      `  request:  ${request.method} ${request.url}${request.body === undefined ? '' : `  ${request.body.length > 300 ? `${request.body.slice(0, 300)}…` : request.body}`}`,
+    )
     if (request.key !== undefined) lines.push(`  key:      ${request.key}`)
     const headers = Object.entries(response.headers)
       .map(([name, value]) => `${name}: ${value}`)
       .join('  ')
     lines.push(`  response: ${response.status}${headers === '' ? '' : `  ${headers}`}`)
-    if (response.body !== '') lines.push(indent(response.body.length > 400 ? `${response.body.slice(0, 400)}…` : response.body, '            '))
+    if (response.body !== '')
+      lines.push(indent(response.body.length > 400 ? `${response.body.slice(0, 400)}…` : response.body, '            '))
   }
   if (finding.curl !== undefined) lines.push(`  reproduce: ${finding.curl}`)
   return lines.join('\n')
@@ -80,7 +83,10 @@ export function summaryText(report: Report): string {
   if (failing.length > 0) {
     out.push('', 'Failures')
     for (const result of failing) {
-      out.push('', `${MARK[result.outcome]} ${result.id}  ${result.title}${result.outcome === 'expected-fail' ? '  (expected, in the baseline)' : ''}`)
+      out.push(
+        '',
+        `${MARK[result.outcome]} ${result.id}  ${result.title}${result.outcome === 'expected-fail' ? '  (expected, in the baseline)' : ''}`,
+      )
       for (const finding of result.failures) out.push(indent(findingText(finding), '  '))
       for (const note of result.notes) out.push(`  note: ${note}`)
     }
@@ -107,7 +113,10 @@ export function summaryText(report: Report): string {
       ` · ${Math.round(report.durationMs / 100) / 10} s · seed ${report.seed} (replay with --seed ${report.seed})`,
   )
   if (report.mostlySkipped) {
-    const onlyHere = s.emulatorOnly > 0 ? ` (not counting ${s.emulatorOnly} emulator check${s.emulatorOnly === 1 ? '' : 's'}, which run only against the emulator)` : ''
+    const onlyHere =
+      s.emulatorOnly > 0
+        ? ` (not counting ${s.emulatorOnly} emulator check${s.emulatorOnly === 1 ? '' : 's'}, which run only against the emulator)`
+        : ''
     out.push(
       '',
       `!!! ${s.skipped - s.emulatorOnly} of ${s.total - s.emulatorOnly} scenarios were not applicable${onlyHere}: this run proves little. Give --allow-writes, --allow-generation and the optional keys (--other-team-key, --revoked-key, --no-credits-key) to run more.`,

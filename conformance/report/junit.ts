@@ -20,9 +20,12 @@ function testcase(result: ScenarioResult): string {
   const parts: string[] = []
   if (result.outcome === 'skip') parts.push(`<skipped message="${escapeXml(result.reason ?? '')}"/>`)
   else if (result.outcome === 'fail' || result.outcome === 'stale') {
-    const message = result.outcome === 'stale' ? (result.reason ?? 'stale') : `${result.failures[0]?.clause}: ${result.failures[0]?.message}`
+    const message =
+      result.outcome === 'stale' ? (result.reason ?? 'stale') : `${result.failures[0]?.clause}: ${result.failures[0]?.message}`
     const body = result.outcome === 'stale' ? (result.reason ?? '') : result.failures.map(findingText).join('\n\n')
-    parts.push(`<failure message="${escapeXml(message)}" type="${result.outcome === 'stale' ? 'StaleBaseline' : 'MUST'}">${escapeXml(body)}</failure>`)
+    parts.push(
+      `<failure message="${escapeXml(message)}" type="${result.outcome === 'stale' ? 'StaleBaseline' : 'MUST'}">${escapeXml(body)}</failure>`,
+    )
   } else if (result.outcome === 'expected-fail') {
     parts.push(`<skipped message="${escapeXml(`expected failure (baseline): ${result.failures.length} finding(s)`)}"/>`)
   }

@@ -36,33 +36,56 @@ export const authScenarios = [
   scenario({
     id: 'auth.malformed-key',
     title: 'A malformed or unknown key is 401',
-    covers: [['listTeams', 401], ['listProjects', 401]],
+    covers: [
+      ['listTeams', 401],
+      ['listProjects', 401],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       // Each says how a reproduction sends it: a made-up value as is, one made from the main key
       // as the shell expansion that makes it from $PRESENTATION_API_KEY (never the key itself).
       const last = main.key.endsWith('x') ? 'y' : 'x'
       const suffix = ctx.rng.token(6)
-      const made = (what: string, value: string): [string, string, Credential] => [what, value, literalCredential(value, `a malformed header: ${what}`)]
+      const made = (what: string, value: string): [string, string, Credential] => [
+        what,
+        value,
+        literalCredential(value, `a malformed header: ${what}`),
+      ]
       const variants: Array<[string, string, Credential]> = [
         made('a Bearer header without a key', 'Bearer'),
         made('another scheme (Basic)', 'Basic Y29uZm9ybWFuY2U6a2l0'),
         made('a key without the service prefix', `Bearer conformance${ctx.rng.token(20)}`),
-        ['a valid key with one character changed', `Bearer ${main.key.slice(0, -1)}${last}`, derivedCredential(main.role === 'main' ? 'main' : 'extra', `its last character changed to ${last}`, lastCharacterReplaced(last))],
-        ['a valid key with characters appended', `Bearer ${main.key}${suffix}`, derivedCredential(main.role === 'main' ? 'main' : 'extra', `${suffix} appended`, appended(suffix))],
+        [
+          'a valid key with one character changed',
+          `Bearer ${main.key.slice(0, -1)}${last}`,
+          derivedCredential(main.role === 'main' ? 'main' : 'extra', `its last character changed to ${last}`, lastCharacterReplaced(last)),
+        ],
+        [
+          'a valid key with characters appended',
+          `Bearer ${main.key}${suffix}`,
+          derivedCredential(main.role === 'main' ? 'main' : 'extra', `${suffix} appended`, appended(suffix)),
+        ],
       ]
       for (const [what, authorization, credential] of variants) {
         const exchange = await ctx.send(null, { operationId: 'listTeams', authorization }, { credential })
         if (!ctx.expectError(exchange, 401, Clauses.authentication)) ctx.note(`not refused: ${what}`)
       }
-      ctx.expectError(await ctx.send(null, { operationId: 'listProjects', authorization: variants[3]![1] }, { credential: variants[3]![2] }), 401, Clauses.authentication)
+      ctx.expectError(
+        await ctx.send(null, { operationId: 'listProjects', authorization: variants[3]![1] }, { credential: variants[3]![2] }),
+        401,
+        Clauses.authentication,
+      )
     },
   }),
   scenario({
     id: 'auth.revoked-key',
     title: 'A revoked key is refused at once',
     needs: needs('revokedKey'),
-    covers: [['listTeams', 401], ['listProjects', 401], ['createProject', 401]],
+    covers: [
+      ['listTeams', 401],
+      ['listProjects', 401],
+      ['createProject', 401],
+    ],
     async run(ctx) {
       const revoked = await ctx.revokedKey()
       ctx.expectError(await ctx.call(revoked, 'listTeams'), 401, Clauses.authentication)

@@ -30,27 +30,45 @@ export const configScenarios = [
     id: 'config.merge',
     title: 'PUT /config merges: keys the body leaves out are kept',
     needs: needs('writes'),
-    covers: [['updateProjectConfig', 200], ['getProjectConfig', 200], ['createProject', 200]],
+    covers: [
+      ['updateProjectConfig', 200],
+      ['getProjectConfig', 200],
+      ['createProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'config merge')
       await ctx.ok(main, 'updateProjectConfig', { params: { slug }, body: { config: { layout: 'SLIDES', cardsSlidesPerView: 1.5 } } })
       const second = await ctx.call(main, 'updateProjectConfig', { params: { slug }, body: { config: { width: 'FULL' } } })
       const answer = ctx.expectOk<'updateProjectConfig'>(second)
-      ctx.should(PUT, 'the answer’s config is the merged configuration', answer.config.layout === 'SLIDES' && answer.config.width === 'FULL', {
-        actual: answer.config,
-        exchange: second,
-      })
+      ctx.should(
+        PUT,
+        'the answer’s config is the merged configuration',
+        answer.config.layout === 'SLIDES' && answer.config.width === 'FULL',
+        {
+          actual: answer.config,
+          exchange: second,
+        },
+      )
       const read = await ctx.call(main, 'getProjectConfig', { params: { slug } })
       const { config } = ctx.expectOk<'getProjectConfig'>(read)
       ctx.equal('MUST', PUT, 'a key the second body left out (layout) is kept', config.layout, 'SLIDES', read)
       ctx.equal('MUST', PUT, 'a key the second body left out (cardsSlidesPerView) is kept', config.cardsSlidesPerView, 1.5, read)
       ctx.equal('MUST', PUT, 'the key the second body gave (width) is stored', config.width, 'FULL', read)
 
-      await ctx.ok(main, 'updateProjectConfig', { params: { slug }, body: { config: { tokens: { palette: [{ name: '--brand-blue', value: '#1d4ed8' }], fonts: [{ name: '--font-heading', family: 'Inter' }] } } } })
+      await ctx.ok(main, 'updateProjectConfig', {
+        params: { slug },
+        body: {
+          config: {
+            tokens: { palette: [{ name: '--brand-blue', value: '#1d4ed8' }], fonts: [{ name: '--font-heading', family: 'Inter' }] },
+          },
+        },
+      })
       await ctx.ok(main, 'updateProjectConfig', { params: { slug }, body: { config: { showBrandLogo: true } } })
       const tokens = (await ctx.ok(main, 'getProjectConfig', { params: { slug } })).config
-      ctx.equal('MUST', PUT, 'tokens set by an earlier write are kept by a write that leaves them out', tokens.tokens?.palette, [{ name: '--brand-blue', value: '#1d4ed8' }])
+      ctx.equal('MUST', PUT, 'tokens set by an earlier write are kept by a write that leaves them out', tokens.tokens?.palette, [
+        { name: '--brand-blue', value: '#1d4ed8' },
+      ])
       ctx.equal('MUST', PUT, 'layout is still kept after a third write', tokens.layout, 'SLIDES')
       ctx.equal('MUST', PUT, 'showBrandLogo is stored', tokens.showBrandLogo, true)
     },
@@ -59,7 +77,12 @@ export const configScenarios = [
     id: 'config.bounds',
     title: 'Config values are checked: cardsSlidesPerView 0.5–2, enums, token patterns, theme; a refused write changes nothing',
     needs: needs('writes'),
-    covers: [['updateProjectConfig', 400], ['updateProjectConfig', 200], ['createProject', 200], ['getProjectConfig', 200]],
+    covers: [
+      ['updateProjectConfig', 400],
+      ['updateProjectConfig', 200],
+      ['createProject', 200],
+      ['getProjectConfig', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'config bounds')
@@ -98,10 +121,40 @@ export const configScenarios = [
       const accepted: Array<[string, unknown]> = [
         ['cardsSlidesPerView 0.5', { cardsSlidesPerView: 0.5 }],
         ['cardsSlidesPerView 2', { cardsSlidesPerView: 2 }],
-        ['palette values of 3, 6 and 8 hex digits', { tokens: { palette: [{ name: '--a', value: '#abc' }, { name: '--b-2', value: '#A1B2C3' }, { name: '--c', value: '#aabbccdd' }] } }],
-        ['a font token with a url', { tokens: { fonts: [{ name: '--font-body', family: 'Inter', url: 'https://fonts.example.com/inter.css' }] } }],
-        ['a full theme with a dark set', { theme: { ...THEME, headingFontFamily: 'Georgia', colors: { default: COLORS, dark: { ...COLORS, 'chart-1': '#000000' } } } }],
-        ['every enum at once', { layout: 'STACKED', slidesDisplay: 'FULLSCREEN', stackedOrientation: 'HORIZONTAL', cardsCorners: 'SQUARE', width: 'COMPACT', mobileCanvas: 'LEGACY', cardsBackgroundColor: '#000', cardsBackgroundImage: 'none', showBrandLogo: false }],
+        [
+          'palette values of 3, 6 and 8 hex digits',
+          {
+            tokens: {
+              palette: [
+                { name: '--a', value: '#abc' },
+                { name: '--b-2', value: '#A1B2C3' },
+                { name: '--c', value: '#aabbccdd' },
+              ],
+            },
+          },
+        ],
+        [
+          'a font token with a url',
+          { tokens: { fonts: [{ name: '--font-body', family: 'Inter', url: 'https://fonts.example.com/inter.css' }] } },
+        ],
+        [
+          'a full theme with a dark set',
+          { theme: { ...THEME, headingFontFamily: 'Georgia', colors: { default: COLORS, dark: { ...COLORS, 'chart-1': '#000000' } } } },
+        ],
+        [
+          'every enum at once',
+          {
+            layout: 'STACKED',
+            slidesDisplay: 'FULLSCREEN',
+            stackedOrientation: 'HORIZONTAL',
+            cardsCorners: 'SQUARE',
+            width: 'COMPACT',
+            mobileCanvas: 'LEGACY',
+            cardsBackgroundColor: '#000',
+            cardsBackgroundImage: 'none',
+            showBrandLogo: false,
+          },
+        ],
       ]
       for (const [what, config] of accepted) {
         const exchange = await ctx.send(main, { operationId: 'updateProjectConfig', params: { slug }, body: { config } })
@@ -109,21 +162,38 @@ export const configScenarios = [
         else ctx.expectShape(exchange)
       }
       const final = (await ctx.ok(main, 'getProjectConfig', { params: { slug } })).config
-      ctx.equal('MUST', PUT, 'the last values written are stored', [final.cardsSlidesPerView, final.layout, final.width], [2, 'STACKED', 'COMPACT'])
+      ctx.equal(
+        'MUST',
+        PUT,
+        'the last values written are stored',
+        [final.cardsSlidesPerView, final.layout, final.width],
+        [2, 'STACKED', 'COMPACT'],
+      )
     },
   }),
   scenario({
     id: 'versions.config',
     title: 'After a config write, latestVersion is the versionId the write answered',
     needs: needs('writes'),
-    covers: [['updateProjectConfig', 200], ['getProject', 200], ['createProject', 200]],
+    covers: [
+      ['updateProjectConfig', 200],
+      ['getProject', 200],
+      ['createProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'versions')
       for (const layout of ['SLIDES', 'CARD'] as const) {
         const write = await ctx.ok(main, 'updateProjectConfig', { params: { slug }, body: { config: { layout } } })
         const detail = await ctx.call(main, 'getProject', { params: { slug } })
-        ctx.equal('MUST', Clauses.versioning, 'latestVersion.id is the versionId of the last config write', ctx.expectOk<'getProject'>(detail).latestVersion?.id, write.versionId, detail)
+        ctx.equal(
+          'MUST',
+          Clauses.versioning,
+          'latestVersion.id is the versionId of the last config write',
+          ctx.expectOk<'getProject'>(detail).latestVersion?.id,
+          write.versionId,
+          detail,
+        )
       }
     },
   }),

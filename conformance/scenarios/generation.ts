@@ -17,7 +17,9 @@ async function generateAndWait(ctx: ScenarioContext, actor: Actor, body: Record<
   const done = await ctx.waitForJob(actor, job.jobId)
   if (done === undefined) return undefined
   ctx.equal('MUST', Clauses.generationJob, 'the job status is the job asked for', done.jobId, job.jobId)
-  ctx.must(Clauses.jobStatus, 'a job ends completed or failed', done.status === 'completed' || done.status === 'failed', { actual: done.status })
+  ctx.must(Clauses.jobStatus, 'a job ends completed or failed', done.status === 'completed' || done.status === 'failed', {
+    actual: done.status,
+  })
   if (done.status === 'failed') ctx.must(Clauses.generationJob, 'a failed job has error', typeof done.error === 'string', { actual: done })
   if (job.projectSlug !== null && done.projectSlug !== null) {
     ctx.equal('SHOULD', Clauses.generationJob, 'the job keeps the projectSlug it was created with', done.projectSlug, job.projectSlug)
@@ -33,7 +35,11 @@ export const generationScenarios = [
     id: 'generation.lifecycle',
     title: 'A job from scratch (with 20 reference images) starts processing and ends completed or failed',
     needs: needs('generation'),
-    covers: [['generateProject', 200], ['getJobStatus', 200], ['getProject', 200]],
+    covers: [
+      ['generateProject', 200],
+      ['getJobStatus', 200],
+      ['getProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       await generateAndWait(ctx, main, { prompt: ctx.name('a three-slide deck about conformance testing'), referenceImageUrls: IMAGES })
@@ -43,7 +49,12 @@ export const generationScenarios = [
     id: 'generation.template',
     title: 'A job from one of the team’s templates',
     needs: needs('generation'),
-    covers: [['generateProject', 200], ['listTemplates', 200], ['getJobStatus', 200], ['getProject', 200]],
+    covers: [
+      ['generateProject', 200],
+      ['listTemplates', 200],
+      ['getJobStatus', 200],
+      ['getProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       if (ctx.target.control !== undefined && main.teamId !== undefined) {
@@ -53,33 +64,47 @@ export const generationScenarios = [
       if (templates.length === 0) ctx.skip('the key’s team has no template')
       const templateId = templates[0]!.id
       const result = await generateAndWait(ctx, main, { prompt: ctx.name('a deck in the house style'), templateId })
-      if (result?.job.templateId !== undefined) ctx.equal('MUST', Clauses.generationJob, 'the answer’s templateId is the one given', result.job.templateId, templateId)
+      if (result?.job.templateId !== undefined)
+        ctx.equal('MUST', Clauses.generationJob, 'the answer’s templateId is the one given', result.job.templateId, templateId)
     },
   }),
   scenario({
     id: 'generation.validation',
     title: 'The generate body is checked: prompt, referenceImageUrls (at most 20 URIs), model, templateId',
     needs: needs('generation'),
-    covers: [['generateProject', 400], ['generateProject', 404]],
+    covers: [
+      ['generateProject', 400],
+      ['generateProject', 404],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const refused: Array<[string, unknown]> = [
         ['an empty prompt', { prompt: '' }],
         ['no prompt', {}],
         ['a prompt that is not a string', { prompt: 42 }],
-        ['21 reference images', { prompt: ctx.name('too many images'), referenceImageUrls: [...IMAGES, 'https://images.example.com/21.png'] }],
+        [
+          '21 reference images',
+          { prompt: ctx.name('too many images'), referenceImageUrls: [...IMAGES, 'https://images.example.com/21.png'] },
+        ],
         ['a reference image that is not a URI', { prompt: ctx.name('bad image'), referenceImageUrls: ['not a uri'] }],
-        ['referenceImageUrls that is not an array', { prompt: ctx.name('bad images'), referenceImageUrls: 'https://images.example.com/1.png' }],
+        [
+          'referenceImageUrls that is not an array',
+          { prompt: ctx.name('bad images'), referenceImageUrls: 'https://images.example.com/1.png' },
+        ],
         ['a model that is not one of the two', { prompt: ctx.name('bad model'), model: `conformance-no-such-model-${ctx.rng.token(6)}` }],
       ]
       for (const [what, body] of refused) {
         const exchange = await ctx.send(main, { operationId: 'generateProject', body })
         if (!ctx.expectError(exchange, 400, what.includes('images') || what.includes('prompt') ? Clauses.limits : GENERATE)) {
           ctx.note(`accepted: ${what}`)
-          if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: `generated: ${what}` })
+          if (exchange.status === 200)
+            ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: `generated: ${what}` })
         }
       }
-      const template = await ctx.send(main, { operationId: 'generateProject', body: { prompt: ctx.name('missing template'), templateId: `conformance-missing-${ctx.rng.token(10)}` } })
+      const template = await ctx.send(main, {
+        operationId: 'generateProject',
+        body: { prompt: ctx.name('missing template'), templateId: `conformance-missing-${ctx.rng.token(10)}` },
+      })
       ctx.expectError(template, 404, GENERATE)
     },
   }),
@@ -87,7 +112,10 @@ export const generationScenarios = [
     id: 'generation.template-scope',
     title: 'Another team’s template is 404 on generate',
     needs: needs('generation', 'otherTeamKey'),
-    covers: [['generateProject', 404], ['listTemplates', 200]],
+    covers: [
+      ['generateProject', 404],
+      ['listTemplates', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const other = await ctx.other()
@@ -98,7 +126,10 @@ export const generationScenarios = [
       const own = new Set((await ctx.ok(main, 'listTemplates', { query: { limit: 100 } })).templates.map((t) => t.id))
       const foreign = templates.find((t) => !own.has(t.id))
       if (foreign === undefined) return ctx.skip('the other key’s team has no template the main key’s team lacks')
-      const exchange = await ctx.send(main, { operationId: 'generateProject', body: { prompt: ctx.name('foreign template'), templateId: foreign.id } })
+      const exchange = await ctx.send(main, {
+        operationId: 'generateProject',
+        body: { prompt: ctx.name('foreign template'), templateId: foreign.id },
+      })
       ctx.expectError(exchange, 404, GENERATE)
     },
   }),
@@ -111,7 +142,8 @@ export const generationScenarios = [
       const broke = await ctx.noCreditsKey()
       const exchange = await ctx.send(broke, { operationId: 'generateProject', body: { prompt: ctx.name('no credits') } })
       ctx.expectError(exchange, 402, GENERATE)
-      if (exchange.status === 200) ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: broke, purpose: 'generated without credits' })
+      if (exchange.status === 200)
+        ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: broke, purpose: 'generated without credits' })
     },
   }),
 ]

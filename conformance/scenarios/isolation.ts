@@ -34,29 +34,48 @@ export const isolationScenarios = [
         await ctx.call(other, 'unpublishProject', p),
       ]
       for (const exchange of probes) {
-        if (exchange.status === 200 && exchange.operationId === 'duplicateProject') ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: other, purpose: 'copied by another team' })
+        if (exchange.status === 200 && exchange.operationId === 'duplicateProject')
+          ctx.created((exchange.json as { projectSlug?: string }).projectSlug, { actor: other, purpose: 'copied by another team' })
         ctx.expectError(exchange, 404, Clauses.authentication)
       }
       const slides = await ctx.call(other, 'listSlides', p)
-      ctx.must(Clauses.authentication, 'another user’s key cannot list the project’s slides', slides.status >= 400, { actual: slides.status, exchange: slides })
+      ctx.must(Clauses.authentication, 'another user’s key cannot list the project’s slides', slides.status >= 400, {
+        actual: slides.status,
+        exchange: slides,
+      })
       ctx.expectError(slides, 404, endpoint('listSlides'), 'SHOULD')
 
       const after = await ctx.ok(main, 'getProject', { params: { slug } })
       ctx.equal('MUST', Clauses.authentication, 'the project’s name is as the owner left it', after.name, before.name)
       ctx.equal('MUST', Clauses.authentication, 'the project is still unpublished', after.publishedAt, before.publishedAt)
-      ctx.equal('MUST', Clauses.authentication, 'the project’s config is as the owner left it', (await ctx.ok(main, 'getProjectConfig', p)).config, configBefore)
+      ctx.equal(
+        'MUST',
+        Clauses.authentication,
+        'the project’s config is as the owner left it',
+        (await ctx.ok(main, 'getProjectConfig', p)).config,
+        configBefore,
+      )
 
       const listing = await walk(ctx, other, 'listProjects', { limit: 100 }, { maxPages: 50 })
-      ctx.must(Clauses.authentication, 'another user’s key never lists the project', !listing.items.some((item) => item.id === project.id || item.slug === slug), {
-        exchange: listing.exchanges.at(-1)!,
-      })
+      ctx.must(
+        Clauses.authentication,
+        'another user’s key never lists the project',
+        !listing.items.some((item) => item.id === project.id || item.slug === slug),
+        {
+          exchange: listing.exchanges.at(-1)!,
+        },
+      )
     },
   }),
   scenario({
     id: 'isolation.jobs',
     title: 'Another user’s key cannot read the main key’s job',
     needs: needs('otherTeamKey', 'generation'),
-    covers: [['getJobStatus', 404], ['generateProject', 200], ['getJobStatus', 200]],
+    covers: [
+      ['getJobStatus', 404],
+      ['generateProject', 200],
+      ['getJobStatus', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const other = await ctx.other()

@@ -34,7 +34,12 @@ export const paginationScenarios = [
     id: 'pagination.projects',
     title: 'Walking the project list: no repeats, no gaps, nextCursor absent at the end, limit honoured',
     phase: 'quiet',
-    covers: [['listProjects', 200], ['listProjects', 400], ['createProject', 200], ['publishProject', 200]],
+    covers: [
+      ['listProjects', 200],
+      ['listProjects', 400],
+      ['createProject', 200],
+      ['publishProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       await atLeast(ctx, main, 7, 2)
@@ -54,33 +59,65 @@ export const paginationScenarios = [
         actual: `missing ${missing.length} (${missing.slice(0, 3).join(', ')}), extra ${extra.length}`,
         exchange: small.exchanges.at(-1)!,
       })
-      if (total > limit) ctx.must(Clauses.pagination, `${total} projects at limit=${limit} take more than one page`, small.pages > 1, { actual: small.pages })
+      if (total > limit)
+        ctx.must(Clauses.pagination, `${total} projects at limit=${limit} take more than one page`, small.pages > 1, {
+          actual: small.pages,
+        })
       const last = small.exchanges.at(-1)!
-      ctx.must(Clauses.pagination, 'the last page has a project or is the only page (no nextCursor on the page before an empty one)', small.pages === 1 || ((last.json as { projects?: unknown[] }).projects?.length ?? 0) > 0, {
-        expected: 'nextCursor absent on the last page with results',
-        actual: `page ${small.pages} is empty`,
-        exchange: last,
-      })
+      ctx.must(
+        Clauses.pagination,
+        'the last page has a project or is the only page (no nextCursor on the page before an empty one)',
+        small.pages === 1 || ((last.json as { projects?: unknown[] }).projects?.length ?? 0) > 0,
+        {
+          expected: 'nextCursor absent on the last page with results',
+          actual: `page ${small.pages} is empty`,
+          exchange: last,
+        },
+      )
 
       // The default limit is 20.
       const defaults = await ctx.call(main, 'listProjects')
       const page = ctx.expectOk<'listProjects'>(defaults)
-      ctx.must(Clauses.limits, 'without limit, a page holds at most 20 projects', page.projects.length <= 20, { actual: page.projects.length, exchange: defaults })
-      if (total > 20) ctx.should(Clauses.limits, 'without limit, a page of a longer list holds 20', page.projects.length === 20, { actual: page.projects.length, exchange: defaults })
-      ctx.must(Clauses.pagination, 'nextCursor is present exactly when more projects follow', (page.nextCursor !== undefined) === (total > page.projects.length), {
-        actual: { nextCursor: page.nextCursor ?? '(absent)', total, onPage: page.projects.length },
+      ctx.must(Clauses.limits, 'without limit, a page holds at most 20 projects', page.projects.length <= 20, {
+        actual: page.projects.length,
         exchange: defaults,
       })
+      if (total > 20)
+        ctx.should(Clauses.limits, 'without limit, a page of a longer list holds 20', page.projects.length === 20, {
+          actual: page.projects.length,
+          exchange: defaults,
+        })
+      ctx.must(
+        Clauses.pagination,
+        'nextCursor is present exactly when more projects follow',
+        (page.nextCursor !== undefined) === total > page.projects.length,
+        {
+          actual: { nextCursor: page.nextCursor ?? '(absent)', total, onPage: page.projects.length },
+          exchange: defaults,
+        },
+      )
       // Both ends of limit.
       const one = await ctx.call(main, 'listProjects', { query: { limit: 1 } })
-      ctx.must(Clauses.limits, 'limit=1 gives one project', ctx.expectOk<'listProjects'>(one).projects.length === Math.min(1, total), { exchange: one })
+      ctx.must(Clauses.limits, 'limit=1 gives one project', ctx.expectOk<'listProjects'>(one).projects.length === Math.min(1, total), {
+        exchange: one,
+      })
       ctx.expectOk(await ctx.call(main, 'listProjects', { query: { limit: 100 } }))
       for (const limit of [0, 101]) {
         const exchange = await ctx.call(main, 'listProjects', { query: { limit } })
-        const count = ((exchange.json as { projects?: unknown[] } | undefined)?.projects?.length ?? 0)
-        ctx.must(Clauses.limits, `limit=${limit} is refused or held within 1–100`, exchange.status === 400 || (exchange.status === 200 && count <= 100), { actual: exchange.status, exchange })
+        const count = (exchange.json as { projects?: unknown[] } | undefined)?.projects?.length ?? 0
+        ctx.must(
+          Clauses.limits,
+          `limit=${limit} is refused or held within 1–100`,
+          exchange.status === 400 || (exchange.status === 200 && count <= 100),
+          { actual: exchange.status, exchange },
+        )
         if (exchange.status === 400) ctx.expectError(exchange, 400)
-        else ctx.should(Clauses.limits, `limit=${limit} is outside 1–100: a 400 is expected`, false, { expected: 400, actual: exchange.status, exchange })
+        else
+          ctx.should(Clauses.limits, `limit=${limit} is outside 1–100: a 400 is expected`, false, {
+            expected: 400,
+            actual: exchange.status,
+            exchange,
+          })
       }
       const text = await ctx.send(main, { operationId: 'listProjects', query: 'limit=twenty' })
       ctx.expectError(text, 400, endpoint('listProjects'), 'SHOULD')
@@ -90,7 +127,11 @@ export const paginationScenarios = [
     id: 'pagination.published',
     title: 'published=true and published=false split the list: disjoint, complete, each item in the right state',
     phase: 'quiet',
-    covers: [['listProjects', 200], ['createProject', 200], ['publishProject', 200]],
+    covers: [
+      ['listProjects', 200],
+      ['createProject', 200],
+      ['publishProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       await atLeast(ctx, main, 5, 2)
@@ -100,18 +141,34 @@ export const paginationScenarios = [
       const yes = await walk(ctx, main, 'listProjects', { limit, published: true })
       const no = await walk(ctx, main, 'listProjects', { limit, published: false })
       if (!all.complete || !yes.complete || !no.complete) ctx.abort('a walk did not finish')
-      ctx.must(endpoint('listProjects'), 'published=true lists only published projects', yes.items.every((p) => p.publishedAt !== null), {
-        actual: yes.items.filter((p) => p.publishedAt === null).map((p) => p.slug),
-        exchange: yes.exchanges[0]!,
-      })
-      ctx.must(endpoint('listProjects'), 'published=false lists only unpublished projects', no.items.every((p) => p.publishedAt === null), {
-        actual: no.items.filter((p) => p.publishedAt !== null).map((p) => p.slug),
-        exchange: no.exchanges[0]!,
-      })
+      ctx.must(
+        endpoint('listProjects'),
+        'published=true lists only published projects',
+        yes.items.every((p) => p.publishedAt !== null),
+        {
+          actual: yes.items.filter((p) => p.publishedAt === null).map((p) => p.slug),
+          exchange: yes.exchanges[0]!,
+        },
+      )
+      ctx.must(
+        endpoint('listProjects'),
+        'published=false lists only unpublished projects',
+        no.items.every((p) => p.publishedAt === null),
+        {
+          actual: no.items.filter((p) => p.publishedAt !== null).map((p) => p.slug),
+          exchange: no.exchanges[0]!,
+        },
+      )
       expectNoRepeats(ctx, yes.items, 'published=true walk')
       expectNoRepeats(ctx, no.items, 'published=false walk')
       const split = [...yes.items, ...no.items].map((p) => p.id).sort()
-      ctx.equal('MUST', endpoint('listProjects'), 'published=true and published=false together list every project once', split, all.items.map((p) => p.id).sort())
+      ctx.equal(
+        'MUST',
+        endpoint('listProjects'),
+        'published=true and published=false together list every project once',
+        split,
+        all.items.map((p) => p.id).sort(),
+      )
     },
   }),
   scenario({
@@ -121,7 +178,8 @@ export const paginationScenarios = [
     async run(ctx) {
       const main = await ctx.main()
       if (ctx.target.control !== undefined && main.teamId !== undefined) {
-        for (const name of ['A', 'B', 'C']) await ctx.control.createTemplate({ teamId: main.teamId, name: ctx.name(`template ${name}`).slice(0, 200), slideCount: 2 })
+        for (const name of ['A', 'B', 'C'])
+          await ctx.control.createTemplate({ teamId: main.teamId, name: ctx.name(`template ${name}`).slice(0, 200), slideCount: 2 })
       }
       const reference = await walk(ctx, main, 'listTemplates', { limit: 100 })
       if (!reference.complete) ctx.abort('the reference walk did not finish')
@@ -129,7 +187,13 @@ export const paginationScenarios = [
       const small = await walk(ctx, main, 'listTemplates', { limit: 1 })
       if (!small.complete) ctx.abort('the limit=1 walk did not finish')
       expectNoRepeats(ctx, small.items, 'limit=1 template walk')
-      ctx.equal('MUST', Clauses.pagination, 'a limit=1 walk lists every template once', small.items.map((t) => t.id).sort(), reference.items.map((t) => t.id).sort())
+      ctx.equal(
+        'MUST',
+        Clauses.pagination,
+        'a limit=1 walk lists every template once',
+        small.items.map((t) => t.id).sort(),
+        reference.items.map((t) => t.id).sort(),
+      )
       ctx.must(Clauses.pagination, 'limit=1 takes one page per template', small.pages >= reference.items.length, { actual: small.pages })
     },
   }),

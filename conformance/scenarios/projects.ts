@@ -11,7 +11,10 @@ export const projectScenarios = [
     id: 'projects.create',
     title: 'POST /projects creates an empty project that detail then shows',
     needs: needs('writes'),
-    covers: [['createProject', 200], ['getProject', 200]],
+    covers: [
+      ['createProject', 200],
+      ['getProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const name = ctx.name('create')
@@ -24,7 +27,13 @@ export const projectScenarios = [
       ctx.must(Clauses.publication, 'a new project starts unpublished', detail.publishedAt === null && detail.publishedUrl === null, {
         actual: { publishedAt: detail.publishedAt, publishedUrl: detail.publishedUrl },
       })
-      ctx.equal('MUST', Clauses.versioning, 'latestVersion is the projectVersionId create answered', detail.latestVersion?.id, created.projectVersionId)
+      ctx.equal(
+        'MUST',
+        Clauses.versioning,
+        'latestVersion is the projectVersionId create answered',
+        detail.latestVersion?.id,
+        created.projectVersionId,
+      )
       ctx.equal('SHOULD', CREATE, 'detail’s editorUrl is the one create answered', detail.editorUrl, created.editorUrl)
 
       // The spec's default name: checked, then the project gets the run's prefix when the scenario ends.
@@ -39,7 +48,11 @@ export const projectScenarios = [
     id: 'projects.create-bounds',
     title: 'A project name on create is 1 to 200 characters',
     needs: needs('writes'),
-    covers: [['createProject', 200], ['createProject', 400], ['getProject', 200]],
+    covers: [
+      ['createProject', 200],
+      ['createProject', 400],
+      ['getProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       for (const name of ['', 'x'.repeat(201)]) {
@@ -47,7 +60,8 @@ export const projectScenarios = [
       }
       ctx.expectError(await ctx.send(main, { operationId: 'createProject', body: { name: 42 } }), 400, CREATE)
       const one = await ctx.call(main, 'createProject', { body: { name: 'x' } })
-      if (ctx.expectStatus(one, 200, Clauses.limits)) ctx.created((one.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: 'one-character name' })
+      if (ctx.expectStatus(one, 200, Clauses.limits))
+        ctx.created((one.json as { projectSlug?: string }).projectSlug, { actor: main, purpose: 'one-character name' })
       const max = ctx.name('max').padEnd(200, 'x')
       const longest = await ctx.call(main, 'createProject', { body: { name: max } })
       if (ctx.expectStatus(longest, 200, Clauses.limits)) {
@@ -62,7 +76,14 @@ export const projectScenarios = [
     id: 'projects.rename',
     title: 'A rename changes the name and keeps the slug and the URLs',
     needs: needs('writes'),
-    covers: [['renameProject', 200], ['publishProject', 200], ['getProjectUrl', 200], ['createProject', 200], ['getProject', 200], ['unpublishProject', 200]],
+    covers: [
+      ['renameProject', 200],
+      ['publishProject', 200],
+      ['getProjectUrl', 200],
+      ['createProject', 200],
+      ['getProject', 200],
+      ['unpublishProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const project = await createProject(ctx, main, 'rename')
@@ -84,7 +105,13 @@ export const projectScenarios = [
         ctx.equal('MUST', RENAME, `${which} keeps editorUrl`, detail.editorUrl, before.editorUrl, after)
         ctx.equal('MUST', RENAME, `${which} keeps publishedUrl`, detail.publishedUrl, before.publishedUrl, after)
         const url = await ctx.ok(main, 'getProjectUrl', { params: { slug } })
-        ctx.equal('MUST', RENAME, `${which} keeps the live URL (current hostname and path)`, [url.current.hostname, url.current.path], [urlBefore.current.hostname, urlBefore.current.path])
+        ctx.equal(
+          'MUST',
+          RENAME,
+          `${which} keeps the live URL (current hostname and path)`,
+          [url.current.hostname, url.current.path],
+          [urlBefore.current.hostname, urlBefore.current.path],
+        )
       }
       await ctx.ok(main, 'unpublishProject', { params: { slug } })
     },
@@ -93,12 +120,18 @@ export const projectScenarios = [
     id: 'projects.rename-bounds',
     title: 'A name on rename is 1 to 191 characters; a refused rename changes nothing',
     needs: needs('writes'),
-    covers: [['renameProject', 400], ['renameProject', 200], ['createProject', 200], ['getProject', 200]],
+    covers: [
+      ['renameProject', 400],
+      ['renameProject', 200],
+      ['createProject', 200],
+      ['getProject', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'rename bounds')
       const original = (await ctx.ok(main, 'getProject', { params: { slug } })).name
-      for (const name of ['', 'x'.repeat(192)]) ctx.expectError(await ctx.call(main, 'renameProject', { params: { slug }, body: { name } }), 400, Clauses.limits)
+      for (const name of ['', 'x'.repeat(192)])
+        ctx.expectError(await ctx.call(main, 'renameProject', { params: { slug }, body: { name } }), 400, Clauses.limits)
       ctx.expectError(await ctx.send(main, { operationId: 'renameProject', params: { slug }, body: {} }), 400, RENAME)
       ctx.expectError(await ctx.send(main, { operationId: 'renameProject', params: { slug }, body: { name: 7 } }), 400, RENAME)
       const unchanged = await ctx.ok(main, 'getProject', { params: { slug } })
@@ -107,19 +140,40 @@ export const projectScenarios = [
       ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: 'x' } }))
       const longest = ctx.name('longest').padEnd(191, 'y')
       ctx.expectOk(await ctx.call(main, 'renameProject', { params: { slug }, body: { name: longest } }))
-      ctx.equal('MUST', RENAME, 'a 191-character name is kept whole', (await ctx.ok(main, 'getProject', { params: { slug } })).name, longest)
+      ctx.equal(
+        'MUST',
+        RENAME,
+        'a 191-character name is kept whole',
+        (await ctx.ok(main, 'getProject', { params: { slug } })).name,
+        longest,
+      )
     },
   }),
   scenario({
     id: 'projects.duplicate',
     title: 'A duplicate has its own slug, starts unpublished with a fresh URL, and has the same slides and config',
     needs: needs('writes'),
-    covers: [['duplicateProject', 200], ['updateProjectConfig', 200], ['listSlides', 200], ['createProject', 200], ['getProject', 200], ['renameProject', 200], ['getProjectConfig', 200], ['publishProject', 200], ['unpublishProject', 200], ['getProjectUrl', 200], ['createSlide', 200]],
+    covers: [
+      ['duplicateProject', 200],
+      ['updateProjectConfig', 200],
+      ['listSlides', 200],
+      ['createProject', 200],
+      ['getProject', 200],
+      ['renameProject', 200],
+      ['getProjectConfig', 200],
+      ['publishProject', 200],
+      ['unpublishProject', 200],
+      ['getProjectUrl', 200],
+      ['createSlide', 200],
+    ],
     async run(ctx) {
       const main = await ctx.main()
       const source = await projectWithSlides(ctx, main, 'duplicate source')
       const slug = source.slug
-      await ctx.ok(main, 'updateProjectConfig', { params: { slug }, body: { config: { layout: 'SLIDES', tokens: { palette: [{ name: '--conformance', value: '#123456' }], fonts: [] } } } })
+      await ctx.ok(main, 'updateProjectConfig', {
+        params: { slug },
+        body: { config: { layout: 'SLIDES', tokens: { palette: [{ name: '--conformance', value: '#123456' }], fonts: [] } } },
+      })
       await ctx.ok(main, 'publishProject', { params: { slug } })
       const sourceDetail = await ctx.ok(main, 'getProject', { params: { slug } })
       const sourceConfig = (await ctx.ok(main, 'getProjectConfig', { params: { slug } })).config
@@ -135,11 +189,22 @@ export const projectScenarios = [
         actual: { publishedAt: detail.publishedAt, publishedUrl: detail.publishedUrl },
       })
       const copyUrl = await ctx.ok(main, 'getProjectUrl', { params: { slug: copy.projectSlug } })
-      ctx.must(Clauses.publication, 'a duplicate has a fresh URL', `${copyUrl.current.hostname}${copyUrl.current.path}` !== `${sourceUrl.current.hostname}${sourceUrl.current.path}`, {
-        actual: `${copyUrl.current.hostname}${copyUrl.current.path}`,
-      })
+      ctx.must(
+        Clauses.publication,
+        'a duplicate has a fresh URL',
+        `${copyUrl.current.hostname}${copyUrl.current.path}` !== `${sourceUrl.current.hostname}${sourceUrl.current.path}`,
+        {
+          actual: `${copyUrl.current.hostname}${copyUrl.current.path}`,
+        },
+      )
       const slides = await ctx.ok(main, 'listSlides', { params: { slug: copy.projectSlug } })
-      ctx.equal('MUST', DUPLICATE, 'the copy has the same slides (names)', slides.slides.map((s) => s.name).sort(), source.slides.map((s) => s.name).sort())
+      ctx.equal(
+        'MUST',
+        DUPLICATE,
+        'the copy has the same slides (names)',
+        slides.slides.map((s) => s.name).sort(),
+        source.slides.map((s) => s.name).sort(),
+      )
       const copyConfig = (await ctx.ok(main, 'getProjectConfig', { params: { slug: copy.projectSlug } })).config
       ctx.equal('MUST', DUPLICATE, 'the copy has the same configuration', copyConfig, sourceConfig)
 
@@ -147,8 +212,20 @@ export const projectScenarios = [
       await ctx.ok(main, 'updateProjectConfig', { params: { slug: copy.projectSlug }, body: { config: { layout: 'CARD' } } })
       await ctx.ok(main, 'renameProject', { params: { slug: copy.projectSlug }, body: { name: ctx.name('renamed copy') } })
       const sourceAfter = await ctx.ok(main, 'getProjectConfig', { params: { slug } })
-      ctx.equal('MUST', DUPLICATE, 'changing the copy’s config leaves the source’s as it was', sourceAfter.config.layout, sourceConfig.layout)
-      ctx.equal('MUST', DUPLICATE, 'renaming the copy leaves the source’s name', (await ctx.ok(main, 'getProject', { params: { slug } })).name, sourceDetail.name)
+      ctx.equal(
+        'MUST',
+        DUPLICATE,
+        'changing the copy’s config leaves the source’s as it was',
+        sourceAfter.config.layout,
+        sourceConfig.layout,
+      )
+      ctx.equal(
+        'MUST',
+        DUPLICATE,
+        'renaming the copy leaves the source’s name',
+        (await ctx.ok(main, 'getProject', { params: { slug } })).name,
+        sourceDetail.name,
+      )
       await ctx.ok(main, 'unpublishProject', { params: { slug } })
     },
   }),

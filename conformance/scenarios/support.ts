@@ -39,7 +39,9 @@ export const PROJECT_SLUG_OPERATIONS: OperationId[] = [
 ]
 
 /** A scenario definition, with defaults. */
-export function scenario(definition: Omit<Scenario, 'kind' | 'covers' | 'needs'> & Partial<Pick<Scenario, 'kind' | 'covers' | 'needs'>>): Scenario {
+export function scenario(
+  definition: Omit<Scenario, 'kind' | 'covers' | 'needs'> & Partial<Pick<Scenario, 'kind' | 'covers' | 'needs'>>,
+): Scenario {
   return { kind: 'spec', covers: [], needs: [], ...definition }
 }
 
@@ -72,7 +74,11 @@ export async function createProject(ctx: ScenarioContext, actor: Actor, purpose:
  *   list, or, with generation allowed, generated.
  * Skips the scenario when none can be had.
  */
-export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purpose: string): Promise<{ slug: string; slides: Array<{ id: string; name: string }> }> {
+export async function projectWithSlides(
+  ctx: ScenarioContext,
+  actor: Actor,
+  purpose: string,
+): Promise<{ slug: string; slides: Array<{ id: string; name: string }> }> {
   if (ctx.has('emulator')) {
     const project = await createProject(ctx, actor, purpose)
     for (const name of ['One', 'Two', 'Three']) {
@@ -85,7 +91,9 @@ export async function projectWithSlides(ctx: ScenarioContext, actor: Actor, purp
   // Found once per run and key: an accessible project with slides (or a generated one), never changed itself.
   const source = await ctx.shared(`slides-source:${actor.key}`, () => findProjectWithSlides(ctx, actor, purpose))
   if (source === undefined) {
-    return ctx.skip('no project with slides is reachable: the spec does not show how to create slides (give a key with a project that has slides, or --allow-generation)')
+    return ctx.skip(
+      'no project with slides is reachable: the spec does not show how to create slides (give a key with a project that has slides, or --allow-generation)',
+    )
   }
   const copy = await ctx.ok(actor, 'duplicateProject', { params: { slug: source } })
   ctx.created(copy.projectSlug, { actor, purpose })
@@ -138,7 +146,13 @@ export async function walk<Id extends 'listProjects' | 'listTemplates'>(
   operationId: Id,
   query: Record<string, string | number | boolean>,
   options: { maxPages?: number } = {},
-): Promise<Walk<Id extends 'listProjects' ? { id: string; slug: string; publishedAt: string | null; updatedAt: string; name: string } : { id: string; name: string }>> {
+): Promise<
+  Walk<
+    Id extends 'listProjects'
+      ? { id: string; slug: string; publishedAt: string | null; updatedAt: string; name: string }
+      : { id: string; name: string }
+  >
+> {
   const maxPages = options.maxPages ?? 200
   const items: any[] = []
   const exchanges: Exchange[] = []
@@ -152,10 +166,19 @@ export async function walk<Id extends 'listProjects' | 'listTemplates'>(
     const body = ctx.expectShape(exchange) as { nextCursor?: string; projects?: unknown[]; templates?: unknown[] } | undefined
     if (body === undefined) return { items, pages: page, complete: false, exchanges }
     const list = (operationId === 'listProjects' ? body.projects : body.templates) ?? []
-    ctx.must(Clauses.limits, `a page holds at most limit=${limit} items`, list.length <= limit, { expected: `≤ ${limit}`, actual: list.length, exchange })
+    ctx.must(Clauses.limits, `a page holds at most limit=${limit} items`, list.length <= limit, {
+      expected: `≤ ${limit}`,
+      actual: list.length,
+      exchange,
+    })
     items.push(...list)
     if (body.nextCursor === undefined) return { items, pages: page, complete: true, exchanges }
-    if (!ctx.must(Clauses.pagination, 'a cursor is never handed out twice in one walk', !cursors.has(body.nextCursor), { actual: body.nextCursor, exchange })) {
+    if (
+      !ctx.must(Clauses.pagination, 'a cursor is never handed out twice in one walk', !cursors.has(body.nextCursor), {
+        actual: body.nextCursor,
+        exchange,
+      })
+    ) {
       return { items, pages: page, complete: false, exchanges }
     }
     cursors.add(body.nextCursor)
@@ -177,7 +200,12 @@ export function expectNoRepeats(ctx: ScenarioContext, items: Array<{ id: string 
 }
 
 /** Finds `slug` in a full walk of the list with `query`. */
-export async function listed(ctx: ScenarioContext, actor: Actor, slug: string, query: Record<string, string | number | boolean> = {}): Promise<{ found: boolean; complete: boolean; last?: Exchange }> {
+export async function listed(
+  ctx: ScenarioContext,
+  actor: Actor,
+  slug: string,
+  query: Record<string, string | number | boolean> = {},
+): Promise<{ found: boolean; complete: boolean; last?: Exchange }> {
   const result = await walk(ctx, actor, 'listProjects', { limit: 100, ...query })
   return { found: result.items.some((item) => item.slug === slug), complete: result.complete, last: result.exchanges.at(-1)! }
 }

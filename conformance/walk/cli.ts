@@ -25,13 +25,17 @@ function duration(value: string): number {
 export function walkCommand(): Command {
   return addTargetOptions(
     new Command('presentation-conformance walk')
-      .description('Random sequences of operations against the target and the emulator side by side, compared on what the spec requires; a divergence is shrunk to the shortest sequence.')
+      .description(
+        'Random sequences of operations against the target and the emulator side by side, compared on what the spec requires; a divergence is shrunk to the shortest sequence.',
+      )
       .version(VERSION),
   )
     .addOption(new Option('--runs <n>', 'sequences to try').default(100).argParser(integer('--runs', 1, 1_000_000)))
     .addOption(new Option('--steps <n>', 'the longest sequence').default(30).argParser(integer('--steps', 1, 1000)))
     .addOption(new Option('--seed <n>', 'seed of the sequences (printed)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
-    .addOption(new Option('--time-budget <duration>', 'stop starting runs after this long (90s, 5m, 1h)').default(300_000, '5m').argParser(duration))
+    .addOption(
+      new Option('--time-budget <duration>', 'stop starting runs after this long (90s, 5m, 1h)').default(300_000, '5m').argParser(duration),
+    )
     .option('--replay <file>', 'run a saved counterexample again')
     .option('--counterexample <file>', 'where to save a counterexample (default: walk-counterexample-<seed>.json)')
     .addOption(new Option('--reporter <name>', 'human or json').choices(['human', 'json']).default('human'))

@@ -21,7 +21,10 @@ export function replayFile(result: WalkResult): ReplayFile | undefined {
 
 const ReplayFileSchema = z.strictObject({
   format: z.literal(REPLAY_FORMAT),
-  seed: z.int().min(0).max(2 ** 31 - 1),
+  seed: z
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1),
   path: z.string().optional(),
   steps: z.array(WalkStepSchema).min(1).max(1000),
 })
@@ -182,8 +185,11 @@ export function curlScript(result: WalkResult): string {
     '# the same requests in order, on projects it makes afresh (each slug, slide id, job id and cursor',
     '# is read from the answer that gave it). Needs curl and node.',
     `# Set ${KEY_VARIABLE}${other ? ` and ${OTHER_KEY_VARIABLE} (another team's key)` : ''}; PRESENTATION_BASE_URL to replay elsewhere.`,
-    ...(calls.some(({ exchange }) => exchange.request.url.includes('/slides') && exchange.request.method === 'POST' && !exchange.request.url.includes('/editing'))
-      ? ['# Slides are made through the emulator\'s create-slide extension, as the walk made them.']
+    ...(calls.some(
+      ({ exchange }) =>
+        exchange.request.url.includes('/slides') && exchange.request.method === 'POST' && !exchange.request.url.includes('/editing'),
+    )
+      ? ["# Slides are made through the emulator's create-slide extension, as the walk made them."]
       : []),
     PRELUDE.replace('__BASE__', quote(base)).trimEnd(),
     ...(other ? [`: "\${${OTHER_KEY_VARIABLE}:?set ${OTHER_KEY_VARIABLE} to a key of another team}"`] : []),
@@ -193,7 +199,8 @@ export function curlScript(result: WalkResult): string {
   for (const record of ce.steps) {
     lines.push('', `# ${record.index + 1}. ${record.description}`)
     const compared = comparedFacts(record)
-    if (compared.length > 0) lines.push(`#    predicted: ${clip(compared.map(([name, value]) => `${name} ${show(value)}`).join(', '), 200)}`)
+    if (compared.length > 0)
+      lines.push(`#    predicted: ${clip(compared.map(([name, value]) => `${name} ${show(value)}`).join(', '), 200)}`)
     if (record.note !== undefined) lines.push(`#    ${record.note}`)
     for (const exchange of record.target.exchanges) {
       const keyRef = exchange.key === 'other' ? `"$${OTHER_KEY_VARIABLE}"` : `"$${KEY_VARIABLE}"`
@@ -212,7 +219,9 @@ export function curlScript(result: WalkResult): string {
     }
     if (record.divergence !== undefined) {
       const d = record.divergence
-      lines.push(`echo ${quote(clip(`Step ${record.index + 1} diverged in the walk: the target's ${d.fact} was ${show(d.target)}; the spec requires ${show(d.predicted)}.`, 400))}`)
+      lines.push(
+        `echo ${quote(clip(`Step ${record.index + 1} diverged in the walk: the target's ${d.fact} was ${show(d.target)}; the spec requires ${show(d.predicted)}.`, 400))}`,
+      )
     }
   }
   return `${lines.join('\n')}\n`
@@ -238,37 +247,57 @@ function stepLines(record: StepRecord, base: string): string[] {
     out.push(`        ${exchange.request.method} ${relative(exchange.request.url, base)}${body}`)
     out.push(`          → ${exchange.response.status} ${clip(exchange.response.body, 140)}`)
   }
-  if (exchanges.length > SHOWN_EXCHANGES) out.push(`        … and ${exchanges.length - SHOWN_EXCHANGES} more request(s) (all in --reporter json)`)
+  if (exchanges.length > SHOWN_EXCHANGES)
+    out.push(`        … and ${exchanges.length - SHOWN_EXCHANGES} more request(s) (all in --reporter json)`)
   if (record.note !== undefined) out.push(`        not checked: ${record.note}`)
   const d = record.divergence
-  if (d !== undefined) out.push(`        ✗ ${d.fact}: the target’s is ${clip(show(d.target), 160)}; the spec requires ${clip(show(d.predicted), 160)} (as the emulator answers)`)
+  if (d !== undefined)
+    out.push(
+      `        ✗ ${d.fact}: the target’s is ${clip(show(d.target), 160)}; the spec requires ${clip(show(d.predicted), 160)} (as the emulator answers)`,
+    )
   const agreed = comparedFacts(record).filter(([name]) => name !== d?.fact)
   if (agreed.length > 0) {
-    out.push(`        ${d === undefined ? 'predicted and seen' : 'agreed'}: ${clip(agreed.map(([name, value]) => `${name} ${show(value)}`).join(', '), 220)}`)
+    out.push(
+      `        ${d === undefined ? 'predicted and seen' : 'agreed'}: ${clip(agreed.map(([name, value]) => `${name} ${show(value)}`).join(', '), 220)}`,
+    )
   }
   return out
 }
 
 export function walkText(result: WalkResult, files: { replay?: string; script?: string } = {}): string {
   const out: string[] = []
-  const where = result.target.kind === 'deployment' ? `deployment ${result.target.baseUrl}` : `${result.target.kind} emulator (${result.target.baseUrl})`
-  out.push(`walk · ${where} · seed ${result.seed} · ${result.runs} run(s) of at most ${result.requested.steps} steps · ${result.stepsRun} steps · ${Math.round(result.durationMs / 100) / 10} s`)
+  const where =
+    result.target.kind === 'deployment'
+      ? `deployment ${result.target.baseUrl}`
+      : `${result.target.kind} emulator (${result.target.baseUrl})`
+  out.push(
+    `walk · ${where} · seed ${result.seed} · ${result.runs} run(s) of at most ${result.requested.steps} steps · ${result.stepsRun} steps · ${Math.round(result.durationMs / 100) / 10} s`,
+  )
   if (result.interrupted) out.push(`the time budget ran out after ${result.runs} of ${result.requested.runs} runs`)
   const ce = result.counterexample
   if (ce === undefined) {
     out.push('', 'No divergence: the target agreed with the emulator on everything the spec requires.')
   } else {
-    out.push('', `DIVERGENCE after ${ce.steps.length} step(s)${ce.path === undefined ? '' : ` (shrunk; fast-check path ${ce.path})`}; paths are under ${result.target.baseUrl}:`)
+    out.push(
+      '',
+      `DIVERGENCE after ${ce.steps.length} step(s)${ce.path === undefined ? '' : ` (shrunk; fast-check path ${ce.path})`}; paths are under ${result.target.baseUrl}:`,
+    )
     for (const record of ce.steps) out.push(...stepLines(record, result.target.baseUrl.replace(/\/+$/, '')))
-    if (files.replay !== undefined) out.push('', `Replay it: presentation-conformance walk --replay ${files.replay} (with the same target flags)`)
-    if (files.script !== undefined) out.push(`A curl script of the whole sequence, on fresh projects: ${files.script} (reads the key from $${KEY_VARIABLE})`)
+    if (files.replay !== undefined)
+      out.push('', `Replay it: presentation-conformance walk --replay ${files.replay} (with the same target flags)`)
+    if (files.script !== undefined)
+      out.push(`A curl script of the whole sequence, on fresh projects: ${files.script} (reads the key from $${KEY_VARIABLE})`)
   }
   const unchecked = Object.entries(result.unchecked)
   if (unchecked.length > 0) {
     out.push('')
     for (const [note, times] of unchecked) out.push(`not checked (${times} step${times === 1 ? '' : 's'}): ${note}`)
   }
-  if (result.createdProjects.length > 0) out.push('', `The walk created ${result.createdProjects.length} project(s) named conformance-${result.runId}-… (the API has no delete).`)
+  if (result.createdProjects.length > 0)
+    out.push(
+      '',
+      `The walk created ${result.createdProjects.length} project(s) named conformance-${result.runId}-… (the API has no delete).`,
+    )
   return out.join('\n')
 }
 

@@ -156,7 +156,9 @@ export class Side {
   #noSlides(facts: Record<string, unknown>, exchanges: Exchange[], p: number): Observation {
     facts.status = 'no slides'
     const h = this.slideHandles()[p % this.slideHandles().length]!
-    return h.slideNames === undefined ? { facts, exchanges, unmatched: 'the generated project has no slides on the target' } : { facts, exchanges }
+    return h.slideNames === undefined
+      ? { facts, exchanges, unmatched: 'the generated project has no slides on the target' }
+      : { facts, exchanges }
   }
 
   /** Runs one step; the facts it returns are compared with the other side's. */
@@ -172,7 +174,11 @@ export class Side {
       case 'create': {
         const e = await this.#call(exchanges, { operationId: 'createProject', body: { name: this.ctx.name(step.name) } })
         if (!status(e)) return { facts, exchanges }
-        const made = newHandle(json(e).projectSlug, { name: this.ctx.name(step.name), editorUrl: json(e).editorUrl, freshVersion: json(e).projectVersionId })
+        const made = newHandle(json(e).projectSlug, {
+          name: this.ctx.name(step.name),
+          editorUrl: json(e).editorUrl,
+          freshVersion: json(e).projectVersionId,
+        })
         this.ctx.created(made.slug)
         return { facts, exchanges, made }
       }
@@ -182,9 +188,18 @@ export class Side {
           const e = await this.#call(exchanges, { operationId: 'createProject', body: { name: this.ctx.name('copy') } })
           if (!status(e)) return { facts, exchanges }
           const made = newHandle(json(e).projectSlug, { hasSlides: true, slideNames: mirror?.slideNames ?? [] })
-          for (const name of mirror?.slideNames ?? []) await this.#call(exchanges, { operationId: 'createSlide', params: { slug: made.slug }, body: { name: name.slice(0, 200) || 'Slide' } })
+          for (const name of mirror?.slideNames ?? [])
+            await this.#call(exchanges, {
+              operationId: 'createSlide',
+              params: { slug: made.slug },
+              body: { name: name.slice(0, 200) || 'Slide' },
+            })
           if (mirror?.config !== undefined) {
-            const put = await this.#call(exchanges, { operationId: 'updateProjectConfig', params: { slug: made.slug }, body: { config: mirror.config } })
+            const put = await this.#call(exchanges, {
+              operationId: 'updateProjectConfig',
+              params: { slug: made.slug },
+              body: { config: mirror.config },
+            })
             made.configPredicted = put.status === 200
           } else made.configPredicted = false
           made.name = undefined
@@ -204,7 +219,12 @@ export class Side {
         const config = await this.#call(exchanges, { operationId: 'getProjectConfig', params: { slug: made.slug } })
         // Predictable from here on if the oracle can hold the same configuration (the walk decides).
         made.configPredicted = config.status === 200
-        return { facts, exchanges, made, mirror: { slideNames: made.slideNames, config: config.status === 200 ? json(config).config : undefined } }
+        return {
+          facts,
+          exchanges,
+          made,
+          mirror: { slideNames: made.slideNames, config: config.status === 200 ? json(config).config : undefined },
+        }
       }
       case 'rename': {
         const h = this.handle(step.p)!
@@ -219,14 +239,22 @@ export class Side {
       }
       case 'renameInvalid': {
         const h = this.handle(step.p)!
-        const e = await this.#call(exchanges, { operationId: 'renameProject', params: { slug: h.slug }, body: { name: 'x'.repeat(step.length) } })
+        const e = await this.#call(exchanges, {
+          operationId: 'renameProject',
+          params: { slug: h.slug },
+          body: { name: 'x'.repeat(step.length) },
+        })
         facts.status = e.status
         return { facts, exchanges }
       }
       case 'config':
       case 'configInvalid': {
         const h = this.handle(step.p)!
-        const e = await this.#call(exchanges, { operationId: 'updateProjectConfig', params: { slug: h.slug }, body: { config: step.patch } })
+        const e = await this.#call(exchanges, {
+          operationId: 'updateProjectConfig',
+          params: { slug: h.slug },
+          body: { config: step.patch },
+        })
         if (!status(e) || step.op === 'configInvalid') return { facts, exchanges }
         for (const [key, value] of Object.entries(step.patch)) h.written[key] = value
         h.freshVersion = json(e).versionId
@@ -296,7 +324,11 @@ export class Side {
         facts.keepsEveryWrite = contains(config, h.written)
         if (h.configPredicted) {
           facts.topLevelKeys = Object.keys(config).sort()
-          facts.scalars = Object.fromEntries(Object.entries(config).filter(([, v]) => typeof v !== 'object' || v === null).sort())
+          facts.scalars = Object.fromEntries(
+            Object.entries(config)
+              .filter(([, v]) => typeof v !== 'object' || v === null)
+              .sort(),
+          )
         }
         return { facts, exchanges }
       }
@@ -348,10 +380,12 @@ export class Side {
           if (again === undefined) return { facts, exchanges }
           facts.noRepeats = new Set(first.items.map((p) => p.id)).size === first.items.length
           seen = again
-          if (!again.ended && !allFound(again.items)) note = `a list with more than ${LIST_PAGES_OF_100 * 100} projects: whether the walk's projects are listed was not checked`
+          if (!again.ended && !allFound(again.items))
+            note = `a list with more than ${LIST_PAGES_OF_100 * 100} projects: whether the walk's projects are listed was not checked`
         }
         facts.noRepeats = (facts.noRepeats ?? true) && new Set(seen.items.map((p) => p.id)).size === seen.items.length
-        if (step.published !== undefined) facts.filterHolds = [...first.items, ...seen.items].every((p) => (p.publishedAt !== null) === step.published)
+        if (step.published !== undefined)
+          facts.filterHolds = [...first.items, ...seen.items].every((p) => (p.publishedAt !== null) === step.published)
         if (note !== undefined) return { facts, exchanges, note }
         // Walked to its end, or until all the projects that must be there were found: a project that
         // must not be there (the other publish state) counts as listed only if it was seen.
@@ -383,7 +417,11 @@ export class Side {
         const target = await this.#slideOf(exchanges, step.p, step.slide)
         if (target === undefined) return this.#noSlides(facts, exchanges, step.p)
         const { h, slideId } = target
-        const e = await this.#call(exchanges, { operationId: 'updateSlide', params: { slug: h.slug, slideId }, body: { files: { [step.file]: step.text } } })
+        const e = await this.#call(exchanges, {
+          operationId: 'updateSlide',
+          params: { slug: h.slug, slideId },
+          body: { files: { [step.file]: step.text } },
+        })
         facts.status = okClass(e.status)
         if (e.status !== 200) return { facts, exchanges }
         const files = (json(e).files ?? {}) as Record<string, string>
@@ -391,7 +429,9 @@ export class Side {
         facts.slideIdAnswered = json(e).slideId === slideId
         const before = h.files.get(slideId)
         if (before !== undefined) {
-          facts.otherFilesKept = Object.keys(before).filter((name) => name !== step.file).every((name) => files[name] === before[name])
+          facts.otherFilesKept = Object.keys(before)
+            .filter((name) => name !== step.file)
+            .every((name) => files[name] === before[name])
         }
         h.files.set(slideId, files)
         h.freshVersion = json(e).versionId
@@ -446,7 +486,13 @@ export class Side {
         const read = await this.#call(exchanges, { operationId: 'getProject', params: { slug: job.projectSlug } })
         if (!status(read)) return { facts, exchanges }
         const d = json(read)
-        const made = newHandle(job.projectSlug, { name: d.name, editorUrl: d.editorUrl, configPredicted: false, slideNames: undefined, hasSlides: true })
+        const made = newHandle(job.projectSlug, {
+          name: d.name,
+          editorUrl: d.editorUrl,
+          configPredicted: false,
+          slideNames: undefined,
+          hasSlides: true,
+        })
         made.published = d.publishedAt !== null
         made.publishedUrl = made.published ? d.publishedUrl : undefined
         if (this.label === 'oracle' && mirror?.published !== undefined && mirror.published !== made.published) {

@@ -29,7 +29,13 @@ export const WalkStepSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('url'), p }),
   z.strictObject({ op: z.literal('list'), published: z.boolean().optional(), limit: z.int().min(1).max(100) }),
   z.strictObject({ op: z.literal('slides'), p }),
-  z.strictObject({ op: z.literal('updateSlide'), p, slide: p, file: z.enum(['slide.content.json', 'slide.controls.json']), text: z.string().max(10_000) }),
+  z.strictObject({
+    op: z.literal('updateSlide'),
+    p,
+    slide: p,
+    file: z.enum(['slide.content.json', 'slide.controls.json']),
+    text: z.string().max(10_000),
+  }),
   z.strictObject({ op: z.literal('editing'), p, slide: p, on: z.boolean() }),
   z.strictObject({ op: z.literal('teams') }),
   z.strictObject({ op: z.literal('templates'), limit: z.int().min(1).max(100) }),
@@ -63,7 +69,14 @@ const patch = fc.oneof(
   fc.record({ cardsSlidesPerView: fc.constantFrom(0.5, 1, 1.5, 2) }),
   fc.record({ showBrandLogo: fc.boolean() }),
   fc.record({ layout: fc.constantFrom('CARD', 'SLIDES'), cardsCorners: fc.constantFrom('ROUND', 'SQUARE') }),
-  fc.record({ tokens: fc.record({ palette: fc.array(fc.record({ name: fc.constantFrom('--brand', '--accent', '--ink'), value: PALETTE }), { minLength: 1, maxLength: 2 }) }) }),
+  fc.record({
+    tokens: fc.record({
+      palette: fc.array(fc.record({ name: fc.constantFrom('--brand', '--accent', '--ink'), value: PALETTE }), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+    }),
+  }),
   fc.record({ tokens: fc.record({ fonts: fc.constant([{ name: '--font-heading', family: 'Inter' }]) }) }),
 )
 const invalidPatch = fc.constantFrom<Record<string, unknown>>(
@@ -74,16 +87,23 @@ const invalidPatch = fc.constantFrom<Record<string, unknown>>(
   { tokens: { palette: [{ name: '--brand', value: '#12' }] } },
   { tokens: { fonts: [{ name: '--heading', family: 'Inter' }] } },
 )
-const text = fc.constantFrom('{"title":"One","blocks":[]}', '{"title":"Two","blocks":[{"type":"text","text":"x"}]}', '{"controls":[]}', '[]')
+const text = fc.constantFrom(
+  '{"title":"One","blocks":[]}',
+  '{"title":"Two","blocks":[{"type":"text","text":"x"}]}',
+  '{"controls":[]}',
+  '[]',
+)
 
 /**
  * The arbitraries of every step the allowance permits, weighted toward what
  * finds sequence defects: writes interleaved with reads.
  */
 export function stepArbitraries(allow: WalkAllowance): Array<fc.Arbitrary<WalkStep>> {
-  const list = fc.record({ published: fc.option(fc.boolean(), { nil: undefined }), limit: fc.constantFrom(1, 2, 5, 100) }).map(({ published, limit }) =>
-    published === undefined ? ({ op: 'list', limit } as const) : ({ op: 'list', published, limit } as const),
-  )
+  const list = fc
+    .record({ published: fc.option(fc.boolean(), { nil: undefined }), limit: fc.constantFrom(1, 2, 5, 100) })
+    .map(({ published, limit }) =>
+      published === undefined ? ({ op: 'list', limit } as const) : ({ op: 'list', published, limit } as const),
+    )
   const reads: Array<fc.Arbitrary<WalkStep>> = [
     // Detail and list twice: most sequence defects show on a read after a write.
     pick.map((p) => ({ op: 'detail', p }) as const),
@@ -102,7 +122,9 @@ export function stepArbitraries(allow: WalkAllowance): Array<fc.Arbitrary<WalkSt
     name.map((n) => ({ op: 'create', name: n }) as const),
     fc.constant({ op: 'copySlides' } as const),
     fc.record({ p: pick, name }).map(({ p, name: n }) => ({ op: 'rename', p, name: `${n} v2` }) as const),
-    fc.record({ p: pick, length: fc.constantFrom(0 as const, 192 as const) }).map(({ p, length }) => ({ op: 'renameInvalid', p, length }) as const),
+    fc
+      .record({ p: pick, length: fc.constantFrom(0 as const, 192 as const) })
+      .map(({ p, length }) => ({ op: 'renameInvalid', p, length }) as const),
     fc.record({ p: pick, patch }).map(({ p, patch: c }) => ({ op: 'config', p, patch: c }) as const),
     fc.record({ p: pick, patch }).map(({ p, patch: c }) => ({ op: 'config', p, patch: c }) as const),
     fc.record({ p: pick, patch: invalidPatch }).map(({ p, patch: c }) => ({ op: 'configInvalid', p, patch: c }) as const),
@@ -110,12 +132,20 @@ export function stepArbitraries(allow: WalkAllowance): Array<fc.Arbitrary<WalkSt
     pick.map((p) => ({ op: 'publish', p }) as const),
     pick.map((p) => ({ op: 'unpublish', p }) as const),
     fc
-      .record({ p: pick, slide: fc.nat({ max: 3 }), file: fc.constantFrom('slide.content.json' as const, 'slide.controls.json' as const), text })
+      .record({
+        p: pick,
+        slide: fc.nat({ max: 3 }),
+        file: fc.constantFrom('slide.content.json' as const, 'slide.controls.json' as const),
+        text,
+      })
       .map((s) => ({ op: 'updateSlide', ...s }) as const),
     fc.record({ p: pick, slide: fc.nat({ max: 3 }), on: fc.boolean() }).map((s) => ({ op: 'editing', ...s }) as const),
   ]
   const extra: Array<fc.Arbitrary<WalkStep>> = []
-  if (allow.generation) extra.push(fc.constantFrom('A short deck about tides', 'Three slides on compost').map((prompt) => ({ op: 'generate', prompt }) as const))
+  if (allow.generation)
+    extra.push(
+      fc.constantFrom('A short deck about tides', 'Three slides on compost').map((prompt) => ({ op: 'generate', prompt }) as const),
+    )
   if (allow.otherTeamKey) extra.push(pick.map((p) => ({ op: 'otherRead', p }) as const))
   return [...reads, ...writes, ...writes, ...extra]
 }

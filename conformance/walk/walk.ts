@@ -100,9 +100,15 @@ class Divergence extends Error {
 
 function summarize(exchange: Exchange): ExchangeSummary {
   const headers: Record<string, string> = {}
-  for (const name of ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after']) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
+  for (const name of ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after'])
+    if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
   return {
-    request: { method: exchange.request.method, url: exchange.request.url, headers: redactedHeaders(exchange.request.headers), ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }) },
+    request: {
+      method: exchange.request.method,
+      url: exchange.request.url,
+      headers: redactedHeaders(exchange.request.headers),
+      ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }),
+    },
     response: { status: exchange.status, headers, body: exchange.text.length > 600 ? `${exchange.text.slice(0, 600)}…` : exchange.text },
   }
 }
@@ -172,7 +178,11 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     },
     predicted: oracle.facts,
     ...(divergence === undefined ? {} : { divergence }),
-    ...(target.unmatched !== undefined ? { note: `${target.unmatched}: the oracle did not run this step` } : target.note !== undefined ? { note: target.note } : {}),
+    ...(target.unmatched !== undefined
+      ? { note: `${target.unmatched}: the oracle did not run this step` }
+      : target.note !== undefined
+        ? { note: target.note }
+        : {}),
   }
   if (record.note !== undefined) sides.unchecked.set(record.note, (sides.unchecked.get(record.note) ?? 0) + 1)
   sides.log.push(record)
@@ -222,9 +232,11 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const oracleEmulator = createEmulator({ clock: 'manual', rateLimit: 0 })
   try {
     if (target.keys.main !== undefined) {
-      const status = (await target.client.raw({ operationId: 'listTeams', apiKey: target.keys.main }).catch((error: Error) => {
-        throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${error.message}`)
-      })).response.status
+      const status = (
+        await target.client.raw({ operationId: 'listTeams', apiKey: target.keys.main }).catch((error: Error) => {
+          throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${error.message}`)
+        })
+      ).response.status
       if (status === 401) throw new ConfigurationError('the target rejects the API key (GET /teams answered 401)')
     }
     if (!target.allowWrites) throw new ConfigurationError('a walk creates the projects it walks: pass --allow-writes')
@@ -273,11 +285,12 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
             const slug = (made.json as { projectSlug?: string })?.projectSlug
             if (made.status !== 200 || slug === undefined) return undefined
             targetCtx.created(slug)
-            for (const name of ['Cover', 'Agenda', 'Numbers']) exchanges.push(await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } }))
+            for (const name of ['Cover', 'Agenda', 'Numbers'])
+              exchanges.push(await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } }))
             return slug
           }
           const list = await targetCtx.send(actor, { operationId: 'listProjects', query: { limit: 20 } })
-          for (const item of ((list.json as { projects?: Array<{ slug: string }> })?.projects ?? [])) {
+          for (const item of (list.json as { projects?: Array<{ slug: string }> })?.projects ?? []) {
             const slides = await targetCtx.send(actor, { operationId: 'listSlides', params: { slug: item.slug } })
             if (slides.status === 200 && ((slides.json as { slides?: unknown[] }).slides?.length ?? 0) > 0) return item.slug
           }
@@ -293,7 +306,11 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       const targetActor: Actor =
         target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await targetCtx.freshAccount('walk', 5)
       const targetOther: Actor | undefined =
-        target.keys.other !== undefined ? { key: target.keys.other, label: 'other' } : target.control !== undefined ? await targetCtx.freshAccount('walk other') : undefined
+        target.keys.other !== undefined
+          ? { key: target.keys.other, label: 'other' }
+          : target.control !== undefined
+            ? await targetCtx.freshAccount('walk other')
+            : undefined
       // The oracle never runs out of credits: a target that does is not held to the oracle's count.
       const oracleActor = await oracleCtx.freshAccount('walk', 1_000_000)
       const oracleOther = await oracleCtx.freshAccount('walk other')
@@ -309,14 +326,19 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       return { model: { handles: real.target.handles.length, slideHandles: 0 }, real }
     }
 
-    const allowance = { writes: true, generation: target.allowGeneration, otherTeamKey: target.keys.other !== undefined || target.control !== undefined }
-    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'unchecked' | 'createdProjects'> = {
-      format: WALK_FORMAT,
-      seed,
-      runId,
-      target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
-      requested: { runs: options.replay === undefined ? runs : 1, steps: options.replay?.length ?? maxSteps },
+    const allowance = {
+      writes: true,
+      generation: target.allowGeneration,
+      otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
     }
+    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'unchecked' | 'createdProjects'> =
+      {
+        format: WALK_FORMAT,
+        seed,
+        runId,
+        target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
+        requested: { runs: options.replay === undefined ? runs : 1, steps: options.replay?.length ?? maxSteps },
+      }
 
     /** Runs `steps` once, as asyncModelRun would, and returns the log. */
     const replay = async (steps: WalkStep[]): Promise<StepRecord[]> => {
@@ -348,18 +370,24 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
 
     let stepsRun = 0
     let done = 0
-    const property = fc.asyncProperty(fc.commands(stepArbitraries(allowance).map((arb) => arb.map((step) => new WalkCommand(step))), { maxCommands: maxSteps, size: 'max' }), async (commands) => {
-      await fc.asyncModelRun(async () => {
-        const run = await setup()
-        const log = run.real.log
-        const original = log.push.bind(log)
-        log.push = (...items: StepRecord[]) => {
-          stepsRun += items.length
-          return original(...items)
-        }
-        return run
-      }, commands)
-    })
+    const property = fc.asyncProperty(
+      fc.commands(
+        stepArbitraries(allowance).map((arb) => arb.map((step) => new WalkCommand(step))),
+        { maxCommands: maxSteps, size: 'max' },
+      ),
+      async (commands) => {
+        await fc.asyncModelRun(async () => {
+          const run = await setup()
+          const log = run.real.log
+          const original = log.push.bind(log)
+          log.push = (...items: StepRecord[]) => {
+            stepsRun += items.length
+            return original(...items)
+          }
+          return run
+        }, commands)
+      },
+    )
     const details = await fc.check(property, {
       seed,
       numRuns: runs,

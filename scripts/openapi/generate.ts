@@ -26,7 +26,6 @@ import {
   SlideListItem,
   Team,
   Template,
-
   OPERATION_IDS,
   operations,
   type OperationId,
@@ -132,8 +131,22 @@ function operation(id: OperationId): ZodOpenApiOperationObject {
 }
 
 /** Rewrites what zod renders where the spec is wider than the emulator, or where JSON Schema says it better. */
-function override({ jsonSchema, zodSchema, io }: { jsonSchema: Record<string, unknown>; zodSchema: z.core.$ZodType; io: 'input' | 'output' }) {
-  const def = zodSchema._zod.def as { type: string; in?: z.core.$ZodType; out?: z.core.$ZodType; innerType?: z.core.$ZodType; defaultValue?: unknown }
+function override({
+  jsonSchema,
+  zodSchema,
+  io,
+}: {
+  jsonSchema: Record<string, unknown>
+  zodSchema: z.core.$ZodType
+  io: 'input' | 'output'
+}) {
+  const def = zodSchema._zod.def as {
+    type: string
+    in?: z.core.$ZodType
+    out?: z.core.$ZodType
+    innerType?: z.core.$ZodType
+    defaultValue?: unknown
+  }
   // Responses may carry fields the spec does not list: never `additionalProperties: false`.
   if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties
   // Requests: the emulator refuses unknown keys; the spec does not say a server must.
@@ -240,7 +253,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             required: true,
             schema: { type: 'string', 'x-emulator-enum': EMULATOR_ERROR_CODES } as never,
           },
-          'X-RateLimit-Limit': { description: 'The request limit of the window (its format is not shown by the spec)', required: true, schema: { type: 'string' } },
+          'X-RateLimit-Limit': {
+            description: 'The request limit of the window (its format is not shown by the spec)',
+            required: true,
+            schema: { type: 'string' },
+          },
           'X-RateLimit-Remaining': { description: 'Requests left in the window', required: true, schema: { type: 'string' } },
           'X-RateLimit-Reset': { description: 'When the window resets', required: true, schema: { type: 'string' } },
           'Retry-After': {
@@ -249,7 +266,11 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             schema: {
               anyOf: [
                 { type: 'integer', minimum: 0 },
-                { type: 'string', description: 'an HTTP-date (IMF-fixdate)', pattern: '^[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$' },
+                {
+                  type: 'string',
+                  description: 'an HTTP-date (IMF-fixdate)',
+                  pattern: '^[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$',
+                },
               ],
             },
             'x-emulator-choice':

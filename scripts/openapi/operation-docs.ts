@@ -31,8 +31,10 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
   },
   getJobStatus: {
     tag: 'Generation',
-    description: 'Reads a generation job. `finalDuration` and `publishedUrl` may appear once it is `completed`; `error` appears when it has `failed`.',
-    emulatorChoices: 'A job completes at its creation time plus its nominal duration × the time scale (seeded jitter ±20%). A job is readable by any key that can reach its project.',
+    description:
+      'Reads a generation job. `finalDuration` and `publishedUrl` may appear once it is `completed`; `error` appears when it has `failed`.',
+    emulatorChoices:
+      'A job completes at its creation time plus its nominal duration × the time scale (seeded jitter ±20%). A job is readable by any key that can reach its project.',
     example: { params: { jobId: 'job_1' } },
     notFound: 'Job not found',
   },
@@ -58,7 +60,8 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
   },
   getProject: {
     tag: 'Projects',
-    description: 'Reads a project: the list fields plus `createdAt`, `publishedUrl` (null when unpublished) and `latestVersion` (null when no versions exist).',
+    description:
+      'Reads a project: the list fields plus `createdAt`, `publishedUrl` (null when unpublished) and `latestVersion` (null when no versions exist).',
     example: { params: { slug: 'welcome-deck' } },
     notFound: PROJECT_NOT_FOUND,
   },
@@ -71,7 +74,8 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
   },
   getProjectConfig: {
     tag: 'Projects',
-    description: 'Reads the project configuration (`project.config.json`): layout settings, a theme and the shared design system of tokens.',
+    description:
+      'Reads the project configuration (`project.config.json`): layout settings, a theme and the shared design system of tokens.',
     example: { params: { slug: 'welcome-deck' } },
     notFound: PROJECT_NOT_FOUND,
   },
@@ -83,21 +87,28 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
       'Top-level keys present replace the stored ones; `theme` and `tokens` are replaced as a whole; token arrays default to empty. A key the spec does not list (at any level) is 400 and nothing is stored.',
     example: {
       params: { slug: 'welcome-deck' },
-      body: { config: { layout: 'SLIDES', tokens: { palette: [{ name: '--brand-blue', value: '#1d4ed8' }], fonts: [{ name: '--font-heading', family: 'Inter' }] } } },
+      body: {
+        config: {
+          layout: 'SLIDES',
+          tokens: { palette: [{ name: '--brand-blue', value: '#1d4ed8' }], fonts: [{ name: '--font-heading', family: 'Inter' }] },
+        },
+      },
     },
     notFound: PROJECT_NOT_FOUND,
   },
   duplicateProject: {
     tag: 'Projects',
     description: 'Copies a project with all its slides under its own slug, unpublished, with a fresh URL.',
-    emulatorChoices: 'The copy is named `<name> (copy)`, belongs to the key’s team and gets its own new subdomain; config and slides are copied, collaborators are not.',
+    emulatorChoices:
+      'The copy is named `<name> (copy)`, belongs to the key’s team and gets its own new subdomain; config and slides are copied, collaborators are not.',
     example: { params: { slug: 'welcome-deck' } },
     notFound: PROJECT_NOT_FOUND,
   },
   publishProject: {
     tag: 'Publishing',
     description: 'Publishes the latest version: it becomes publicly reachable at the project’s live URL.',
-    emulatorChoices: 'The published site is a snapshot of the latest version; publishing again refreshes it. Neither direction moves `updatedAt` or makes a version; both are idempotent.',
+    emulatorChoices:
+      'The published site is a snapshot of the latest version; publishing again refreshes it. Neither direction moves `updatedAt` or makes a version; both are idempotent.',
     example: { params: { slug: 'welcome-deck' } },
     notFound: PROJECT_NOT_FOUND,
   },
@@ -109,21 +120,25 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
   },
   getProjectUrl: {
     tag: 'Publishing',
-    description: 'Reads where a project is (or would be) published: the current subdomain or domain and path, and the subdomains and domains available.',
-    emulatorChoices: 'Each project has its own subdomain `<slug>.sites.localhost` (path `/`); published URLs are served by the emulator under `{origin}/sites/{hostname}{path}`.',
+    description:
+      'Reads where a project is (or would be) published: the current subdomain or domain and path, and the subdomains and domains available.',
+    emulatorChoices:
+      'Each project has its own subdomain `<slug>.sites.localhost` (path `/`); published URLs are served by the emulator under `{origin}/sites/{hostname}{path}`.',
     example: { params: { slug: 'welcome-deck' } },
     notFound: PROJECT_NOT_FOUND,
   },
   listTeams: {
     tag: 'Teams',
     description: 'Lists the teams the authenticated user belongs to; `isPersonal` marks the personal team.',
-    emulatorChoices: 'The spec does not show this operation’s error statuses; the emulator answers only 401 and 429. Personal team first, then by name.',
+    emulatorChoices:
+      'The spec does not show this operation’s error statuses; the emulator answers only 401 and 429. Personal team first, then by name.',
     example: {},
   },
   listSlides: {
     tag: 'Slides',
     description: 'Lists the slides of a project (`id`, `name`).',
-    emulatorChoices: 'Presentation order. The spec does not show the error statuses: the emulator answers 404 for a project the key cannot reach.',
+    emulatorChoices:
+      'Presentation order. The spec does not show the error statuses: the emulator answers 404 for a project the key cannot reach.',
     example: { params: { slug: 'welcome-deck' } },
     notFound: PROJECT_NOT_FOUND,
   },
@@ -144,7 +159,8 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
   },
   updateSlide: {
     tag: 'Slides',
-    description: 'Updates some of a slide’s source files (only the files to change are sent) and validates them before saving. Answers all three files and the new version id.',
+    description:
+      'Updates some of a slide’s source files (only the files to change are sent) and validates them before saving. Answers all three files and the new version id.',
     emulatorChoices:
       'The spec does not show the validation rules or error statuses. The emulator: `slide.tsx` must parse as TSX and have a default export; `slide.content.json` and `slide.controls.json` must be JSON with an object or array at the top level; all files are checked before any is saved; a rejection is 400 whose hint is `file:line:column: message`; 404 for a missing project or a slide of another project.',
     example: {
@@ -156,7 +172,8 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
   startSlideEditing: {
     tag: 'Slides',
     description: 'Shows a loading indicator on the slide in the editor while it is being edited.',
-    emulatorChoices: 'Both `agentName` and `editPrompt` are optional strings; a second call replaces them. 404 for a missing project or slide.',
+    emulatorChoices:
+      'Both `agentName` and `editPrompt` are optional strings; a second call replaces them. 404 for a missing project or slide.',
     example: { params: { slug: 'welcome-deck', slideId: 'sld_1' }, body: { agentName: 'Claude', editPrompt: 'Tighten the title' } },
     notFound: 'Project or slide not found',
   },

@@ -58,7 +58,9 @@ function typeOf(document: Schema, schema: Schema): string {
   }
   if (s.type === 'object' && s.properties !== undefined) {
     const required = new Set<string>(s.required ?? [])
-    return `{${Object.keys(s.properties).map((key) => `${key}${required.has(key) ? '' : '?'}`).join(', ')}}`
+    return `{${Object.keys(s.properties)
+      .map((key) => `${key}${required.has(key) ? '' : '?'}`)
+      .join(', ')}}`
   }
   if (s.type === 'object') return 'object'
   return s.type ?? 'any'
@@ -95,9 +97,12 @@ function nestedFields(document: Schema, schema: Schema, prefix = '', depth = 0, 
     const path = `${prefix}${key}${required.has(key) ? '' : '?'}`
     const inner = resolve(document, value)
     const items = inner.type === 'array' ? resolve(document, inner.items ?? {}) : undefined
-    const plainStrings = (object: Schema) => Object.values((object.properties ?? {}) as Record<string, Schema>).every((field) => typeOf(document, field) === 'string')
-    if (inner.type === 'object' && inner.properties !== undefined && plainStrings(inner)) out.push([path, `strings: ${typeOf(document, inner)}`])
-    else if (depth < 4 && inner.type === 'object' && inner.properties !== undefined) nestedFields(document, inner, `${path}.`, depth + 1, out)
+    const plainStrings = (object: Schema) =>
+      Object.values((object.properties ?? {}) as Record<string, Schema>).every((field) => typeOf(document, field) === 'string')
+    if (inner.type === 'object' && inner.properties !== undefined && plainStrings(inner))
+      out.push([path, `strings: ${typeOf(document, inner)}`])
+    else if (depth < 4 && inner.type === 'object' && inner.properties !== undefined)
+      nestedFields(document, inner, `${path}.`, depth + 1, out)
     else if (depth < 4 && items?.type === 'object' && items.properties !== undefined) {
       const bounds = inner.maxItems !== undefined ? ` (at most ${inner.maxItems})` : ''
       out.push([`${path}`, `array${bounds} of:`])

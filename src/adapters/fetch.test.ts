@@ -38,7 +38,14 @@ describe('createFetch', () => {
   it('reads Headers, header pairs and byte bodies, joining a repeated header as Headers does', async () => {
     const { fetch, seen } = echoFetch()
     await fetch(new URL('http://127.0.0.1:4010/v1/teams'), { headers: new Headers({ 'X-A': '1' }) })
-    await fetch('http://127.0.0.1:4010/v1/teams', { method: 'POST', headers: [['x-a', '1'], ['X-A', '2']], body: new TextEncoder().encode('{}') })
+    await fetch('http://127.0.0.1:4010/v1/teams', {
+      method: 'POST',
+      headers: [
+        ['x-a', '1'],
+        ['X-A', '2'],
+      ],
+      body: new TextEncoder().encode('{}'),
+    })
     await fetch('http://127.0.0.1:4010/v1/teams', { method: 'POST', body: new URLSearchParams({ a: '1' }) })
     expect(seen[0]!.headers).toEqual({ 'x-a': '1' })
     expect(seen[1]!.headers).toEqual({ 'x-a': '1, 2' })

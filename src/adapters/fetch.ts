@@ -11,9 +11,7 @@ export function emulatorPath(pathname: string, basePath: string): string {
   const base = basePath.replace(/\/+$/, '')
   if (base === '/v1') return pathname
   if (base === '') {
-    return OWN_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
-      ? pathname
-      : `/v1${pathname}`
+    return OWN_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`)) ? pathname : `/v1${pathname}`
   }
   if (pathname === base || pathname.startsWith(`${base}/`)) return `/v1${pathname.slice(base.length)}`
   return pathname
@@ -206,10 +204,7 @@ function directRequest(input: RequestInfo | URL, init: RequestInit | undefined, 
  * A Fetch-API function answered by `handle` without any socket: pass it to
  * an SDK as its `fetch`, or call it directly in tests.
  */
-export function createFetch(
-  handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
-  basePath: () => string,
-): typeof fetch {
+export function createFetch(handle: (request: EmulatorRequest) => Promise<EmulatorResponse>, basePath: () => string): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const direct = directRequest(input, init, basePath())
     let signal: AbortSignal | undefined = init?.signal ?? undefined

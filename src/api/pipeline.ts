@@ -99,10 +99,7 @@ export class ApiPipeline {
           : rateHook(principal, (bucket) => host.rateLimiter.hit(bucket), host.env)
       headers = decision.headers
       if (!decision.allowed) {
-        throw fail.rateLimited(
-          `at most ${host.rateLimiter.limit} requests per minute per user; ${host.rateLimiter.retryHint()}`,
-          {},
-        )
+        throw fail.rateLimited(`at most ${host.rateLimiter.limit} requests per minute per user; ${host.rateLimiter.retryHint()}`, {})
       }
 
       // 3. Route
@@ -142,16 +139,17 @@ export class ApiPipeline {
       // interleave with it, exactly as under the lock, without queueing.
       const handler = this.#handlers.get(match.data)!
       const authorization = request.headers.authorization
-      const result = spec.method === 'GET' && this.#syncReads && host.quiet
-        ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
-        : await host.exclusive(async () => {
-        // Authenticate again inside the lock: a key revoked (or a world
-        // replaced) while this request waited is honoured at once.
-        const current = this.#authenticate(authorization)
-        principal = current
-        await host.settleDueJobs()
-        return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
-      })
+      const result =
+        spec.method === 'GET' && this.#syncReads && host.quiet
+          ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
+          : await host.exclusive(async () => {
+              // Authenticate again inside the lock: a key revoked (or a world
+              // replaced) while this request waited is honoured at once.
+              const current = this.#authenticate(authorization)
+              principal = current
+              await host.settleDueJobs()
+              return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
+            })
       if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
@@ -165,7 +163,11 @@ export class ApiPipeline {
     }
     response.headers['x-request-id'] = requestId
     const transform = options.testHooks.transformResponse
-    if (transform !== undefined) response = transform({ request, operationId: routed ? operationId : undefined, principal, world: host.world, env: host.env }, response)
+    if (transform !== undefined)
+      response = transform(
+        { request, operationId: routed ? operationId : undefined, principal, world: host.world, env: host.env },
+        response,
+      )
     // References only: the journal copies, redacts and decodes when an entry is listed.
     const entry: JournalRecord = {
       id: requestId,
@@ -214,9 +216,7 @@ export class ApiPipeline {
     const token = bearer(header)
     if (token === undefined) {
       throw fail.unauthorized(
-        header === undefined
-          ? 'send the header Authorization: Bearer <API key>'
-          : 'the Authorization header must be "Bearer <API key>"',
+        header === undefined ? 'send the header Authorization: Bearer <API key>' : 'the Authorization header must be "Bearer <API key>"',
       )
     }
     if (!token.startsWith(API_KEY_PREFIX)) {

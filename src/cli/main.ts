@@ -9,7 +9,17 @@ import type { RunningServer } from '../node/http-server.js'
 import type { StateFile } from '../node/state-file.js'
 import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
-import { collect, parseBoolean, parseHostName, parseInteger, parseNonEmpty, parseOrigin, parseSeconds, parseTimeScale, parseUrl } from './options.js'
+import {
+  collect,
+  parseBoolean,
+  parseHostName,
+  parseInteger,
+  parseNonEmpty,
+  parseOrigin,
+  parseSeconds,
+  parseTimeScale,
+  parseUrl,
+} from './options.js'
 
 /** Exit codes: 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
 const EXIT_RUNTIME = 1
@@ -45,28 +55,97 @@ const env = (name: string) => `PRESENTATION_EMULATOR_${name}`
  * otherwise, as the in-process emulator and the vitest global setup do.
  */
 function withServeOptions(command: Command, defaultPort = 4010, defaultRateLimit = 50): Command {
-  return command
-    .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').env(env('PORT')).default(defaultPort).argParser(parseInteger(0, 65535)))
-    .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default('127.0.0.1').argParser(parseNonEmpty))
-    .addOption(new Option('--seed <n>', 'fixtures and ids are a pure function of the seed').env(env('SEED')).default(1).argParser(parseInteger(-(2 ** 31), 2 ** 31 - 1)))
-    .addOption(new Option('--fixtures <file>', 'a fixtures JSON file replacing the built-in world').env(env('FIXTURES')))
-    .addOption(new Option('--time-scale <x>', 'simulated generation time = nominal × x (0 = at once)').env(env('TIME_SCALE')).default(0.02).argParser(parseTimeScale))
-    .addOption(new Option('--clock <mode>', 'real, or manual (time moves only through the control plane)').env(env('CLOCK')).default('real').choices(['real', 'manual']))
-    .addOption(new Option('--rate-limit <n>', 'requests per minute per user (0 = off)').env(env('RATE_LIMIT')).default(defaultRateLimit).argParser(parseInteger(0, 1_000_000)))
-    .addOption(new Option('--state <file>', 'load state from the file at start if it exists; save it on change and on exit').env(env('STATE')))
-    .addOption(new Option('--public-url <url>', 'origin used in editorUrl / publishedUrl (default: the listen origin)').env(env('PUBLIC_URL')).argParser(parseUrl))
-    .addOption(new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator/*').env(env('ADMIN_TOKEN')).argParser(parseNonEmpty))
-    .addOption(new Option('--allowed-origin <origin>', 'a web origin that may drive the control plane and read the pages (repeatable)').env(env('ALLOWED_ORIGIN')).default([]).argParser(collect(parseOrigin)))
-    .addOption(new Option('--allowed-host <host>', 'a Host name accepted besides loopback names and the --public-url host (repeatable)').env(env('ALLOWED_HOST')).default([]).argParser(collect(parseHostName)))
-    .addOption(new Option('--headers-timeout <s>', 'seconds a client may take to send request headers').env(env('HEADERS_TIMEOUT')).default(SERVER_DEFAULTS.headersTimeoutMs, '10').argParser(parseSeconds))
-    .addOption(new Option('--request-timeout <s>', 'seconds a client may take to send a whole request, body included').env(env('REQUEST_TIMEOUT')).default(SERVER_DEFAULTS.requestTimeoutMs, '60').argParser(parseSeconds))
-    .addOption(new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection stays open').env(env('KEEP_ALIVE_TIMEOUT')).default(SERVER_DEFAULTS.keepAliveTimeoutMs, '5').argParser(parseSeconds))
-    .addOption(new Option('--max-connections <n>', 'the most connections open at once').env(env('MAX_CONNECTIONS')).default(SERVER_DEFAULTS.maxConnections).argParser(parseInteger(1, 1_000_000)))
-    // Not `.env()`: commander would turn a boolean flag on whenever its env var exists, even as "false" or "0";
-    // the variables of boolean flags are read by `booleanFromEnv` instead.
-    .addOption(new Option('--quiet', `print only the listening line, no request log (env: ${env('QUIET')}=true|false)`))
-    .addOption(new Option('--allow-remote-images', `let the pages load images from other origins (env: ${env('ALLOW_REMOTE_IMAGES')}=true|false)`))
-    .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
+  return (
+    command
+      .addOption(
+        new Option('--port <n>', 'port to listen on; 0 picks a free one')
+          .env(env('PORT'))
+          .default(defaultPort)
+          .argParser(parseInteger(0, 65535)),
+      )
+      .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default('127.0.0.1').argParser(parseNonEmpty))
+      .addOption(
+        new Option('--seed <n>', 'fixtures and ids are a pure function of the seed')
+          .env(env('SEED'))
+          .default(1)
+          .argParser(parseInteger(-(2 ** 31), 2 ** 31 - 1)),
+      )
+      .addOption(new Option('--fixtures <file>', 'a fixtures JSON file replacing the built-in world').env(env('FIXTURES')))
+      .addOption(
+        new Option('--time-scale <x>', 'simulated generation time = nominal × x (0 = at once)')
+          .env(env('TIME_SCALE'))
+          .default(0.02)
+          .argParser(parseTimeScale),
+      )
+      .addOption(
+        new Option('--clock <mode>', 'real, or manual (time moves only through the control plane)')
+          .env(env('CLOCK'))
+          .default('real')
+          .choices(['real', 'manual']),
+      )
+      .addOption(
+        new Option('--rate-limit <n>', 'requests per minute per user (0 = off)')
+          .env(env('RATE_LIMIT'))
+          .default(defaultRateLimit)
+          .argParser(parseInteger(0, 1_000_000)),
+      )
+      .addOption(
+        new Option('--state <file>', 'load state from the file at start if it exists; save it on change and on exit').env(env('STATE')),
+      )
+      .addOption(
+        new Option('--public-url <url>', 'origin used in editorUrl / publishedUrl (default: the listen origin)')
+          .env(env('PUBLIC_URL'))
+          .argParser(parseUrl),
+      )
+      .addOption(
+        new Option('--admin-token <token>', 'require Authorization: Bearer <token> on /_emulator/*')
+          .env(env('ADMIN_TOKEN'))
+          .argParser(parseNonEmpty),
+      )
+      .addOption(
+        new Option('--allowed-origin <origin>', 'a web origin that may drive the control plane and read the pages (repeatable)')
+          .env(env('ALLOWED_ORIGIN'))
+          .default([])
+          .argParser(collect(parseOrigin)),
+      )
+      .addOption(
+        new Option('--allowed-host <host>', 'a Host name accepted besides loopback names and the --public-url host (repeatable)')
+          .env(env('ALLOWED_HOST'))
+          .default([])
+          .argParser(collect(parseHostName)),
+      )
+      .addOption(
+        new Option('--headers-timeout <s>', 'seconds a client may take to send request headers')
+          .env(env('HEADERS_TIMEOUT'))
+          .default(SERVER_DEFAULTS.headersTimeoutMs, '10')
+          .argParser(parseSeconds),
+      )
+      .addOption(
+        new Option('--request-timeout <s>', 'seconds a client may take to send a whole request, body included')
+          .env(env('REQUEST_TIMEOUT'))
+          .default(SERVER_DEFAULTS.requestTimeoutMs, '60')
+          .argParser(parseSeconds),
+      )
+      .addOption(
+        new Option('--keep-alive-timeout <s>', 'seconds an idle keep-alive connection stays open')
+          .env(env('KEEP_ALIVE_TIMEOUT'))
+          .default(SERVER_DEFAULTS.keepAliveTimeoutMs, '5')
+          .argParser(parseSeconds),
+      )
+      .addOption(
+        new Option('--max-connections <n>', 'the most connections open at once')
+          .env(env('MAX_CONNECTIONS'))
+          .default(SERVER_DEFAULTS.maxConnections)
+          .argParser(parseInteger(1, 1_000_000)),
+      )
+      // Not `.env()`: commander would turn a boolean flag on whenever its env var exists, even as "false" or "0";
+      // the variables of boolean flags are read by `booleanFromEnv` instead.
+      .addOption(new Option('--quiet', `print only the listening line, no request log (env: ${env('QUIET')}=true|false)`))
+      .addOption(
+        new Option('--allow-remote-images', `let the pages load images from other origins (env: ${env('ALLOW_REMOTE_IMAGES')}=true|false)`),
+      )
+      .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
+  )
 }
 
 /** The JSON log line of a request: the summary fields only (headers and bodies are in the journal). */
@@ -271,7 +350,9 @@ async function launch(
     const { StateFile, StateFileError } = stateModule
     stateFile = new StateFile(flags.state, emulator, {
       onError: (error) =>
-        logError(`cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`),
+        logError(
+          `cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`,
+        ),
       onRecover: () => logError(`state saved to ${flags.state} again`),
     })
     try {
@@ -438,7 +519,9 @@ async function execCommand(flags: ServeFlags, command: string[]): Promise<number
       if (flags.logFormat === 'json') logError(listeningLine(running.server))
       else {
         const shown = command.join(' ')
-        logError(`emulator listening on ${running.server.origin} (API ${running.server.origin}/v1) for: ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`)
+        logError(
+          `emulator listening on ${running.server.origin} (API ${running.server.origin}/v1) for: ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`,
+        )
       }
     }
 
@@ -516,10 +599,13 @@ export async function main(argv: string[]): Promise<void> {
    */
   const resolveFlags = (command: Command, flags: ServeFlags) => {
     if (flags.headersTimeout > flags.requestTimeout) {
-      command.error(`error: --headers-timeout (${flags.headersTimeout / 1000} s) must not exceed --request-timeout (${flags.requestTimeout / 1000} s)`, {
-        exitCode: EXIT_USAGE,
-        code: 'commander.invalidArgument',
-      })
+      command.error(
+        `error: --headers-timeout (${flags.headersTimeout / 1000} s) must not exceed --request-timeout (${flags.requestTimeout / 1000} s)`,
+        {
+          exitCode: EXIT_USAGE,
+          code: 'commander.invalidArgument',
+        },
+      )
     }
     for (const [key, flag, name] of [
       ['quiet', '--quiet', 'QUIET'],
@@ -529,10 +615,13 @@ export async function main(argv: string[]): Promise<void> {
       try {
         flags[key] = booleanFromEnv(name)
       } catch (error) {
-        command.error(`error: option '${flag}' value '${process.env[env(name)]}' from env '${env(name)}' is invalid. ${(error as Error).message}`, {
-          exitCode: EXIT_USAGE,
-          code: 'commander.invalidArgument',
-        })
+        command.error(
+          `error: option '${flag}' value '${process.env[env(name)]}' from env '${env(name)}' is invalid. ${(error as Error).message}`,
+          {
+            exitCode: EXIT_USAGE,
+            code: 'commander.invalidArgument',
+          },
+        )
       }
     }
   }

@@ -134,7 +134,12 @@ export interface PresentationClient {
   /** Emulator extension: the spec refers to a slide guide without showing it. */
   getSlideGuide(slug: string, options?: CallOptions): Promise<Output<'getSlideGuide'>>
   updateSlide(slug: string, slideId: string, body: UpdateSlideInput, options?: CallOptions): Promise<Output<'updateSlide'>>
-  startSlideEditing(slug: string, slideId: string, body?: StartSlideEditingInput, options?: CallOptions): Promise<Output<'startSlideEditing'>>
+  startSlideEditing(
+    slug: string,
+    slideId: string,
+    body?: StartSlideEditingInput,
+    options?: CallOptions,
+  ): Promise<Output<'startSlideEditing'>>
   stopSlideEditing(slug: string, slideId: string, options?: CallOptions): Promise<Output<'stopSlideEditing'>>
 
   /** Any operation by id, its inputs as plain data. */
@@ -196,7 +201,7 @@ function queryString(query: RawRequest['query']): string {
 export function createClient(options: ClientOptions): PresentationClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? defaultSleep
-  const retry: Required<Omit<RetryOptions, 'statuses'>> & { statuses: readonly number[] | undefined } | undefined =
+  const retry: (Required<Omit<RetryOptions, 'statuses'>> & { statuses: readonly number[] | undefined }) | undefined =
     options.retry === undefined || options.retry === false
       ? undefined
       : {
@@ -241,7 +246,11 @@ export function createClient(options: ClientOptions): PresentationClient {
     return status === 429 || (SERVER_ERRORS.includes(status) && IDEMPOTENT.has(method))
   }
 
-  async function call<Id extends OperationId>(operationId: Id, input: OperationInput<Id>, callOptions: CallOptions = {}): Promise<Output<Id>> {
+  async function call<Id extends OperationId>(
+    operationId: Id,
+    input: OperationInput<Id>,
+    callOptions: CallOptions = {},
+  ): Promise<Output<Id>> {
     const request: RawRequest = {
       operationId,
       params: input.params as Record<string, string> | undefined,

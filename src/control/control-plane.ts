@@ -162,7 +162,8 @@ export class ControlPlane {
       const result = safeParse(schema, input)
       if (!result.success) {
         const tooDeep = valueDepthExceeded(input)
-        if (tooDeep !== undefined) throw fail.validation(`not a valid state document: ${tooDeep}: nested deeper than ${MAX_JSON_DEPTH} levels`)
+        if (tooDeep !== undefined)
+          throw fail.validation(`not a valid state document: ${tooDeep}: nested deeper than ${MAX_JSON_DEPTH} levels`)
         throw fail.validation(`not a valid state document: ${describeIssues(result.error.issues, [], 10)}`)
       }
       doc = result.data
@@ -245,7 +246,15 @@ export class ControlPlane {
     return this.emulator.exclusive(() => {
       const key = this.emulator.world.apiKeys.get(keyId)
       if (key === undefined) throw fail.notFound('API key', `no key "${keyId}"`)
-      return { keyId: key.id, apiKey: key.key, name: key.name, userId: key.userId, teamId: key.teamId, createdAt: key.createdAt, revokedAt: key.revokedAt }
+      return {
+        keyId: key.id,
+        apiKey: key.key,
+        name: key.name,
+        userId: key.userId,
+        teamId: key.teamId,
+        createdAt: key.createdAt,
+        revokedAt: key.revokedAt,
+      }
     })
   }
 
@@ -389,7 +398,10 @@ export class ControlPlane {
    * @example
    * await emulator.control.waitForRequest({ operationId: 'generateProject', keyId }, { timeoutMs: 1000 })
    */
-  waitForRequest(filter: RequestFilter = {}, options: { timeoutMs?: number | string; bodyLimit?: number | string } = {}): Promise<JournalEntry> {
+  waitForRequest(
+    filter: RequestFilter = {},
+    options: { timeoutMs?: number | string; bodyLimit?: number | string } = {},
+  ): Promise<JournalEntry> {
     let parsed: WaitForRequestQuery
     try {
       parsed = parseInput(WaitForRequestQuery, asQueryStrings({ ...filter, ...options }))

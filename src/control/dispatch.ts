@@ -37,9 +37,12 @@ export class ControlDispatcher {
       if (isAssetPath(request.path)) return (await import('../pages/assets.js')).serveAsset(request)
       const token = host.adminToken
       const isDashboard = request.method === 'GET' && DASHBOARD_PATHS.has(request.path)
-      const given = bearer(request.headers.authorization) ?? (isDashboard ? new URLSearchParams(request.query).get('token') ?? undefined : undefined)
+      const given =
+        bearer(request.headers.authorization) ?? (isDashboard ? (new URLSearchParams(request.query).get('token') ?? undefined) : undefined)
       if (token !== undefined && given !== token) {
-        const refusal = fail.unauthorized('the control plane requires Authorization: Bearer <admin token> (the dashboard also takes ?token=)')
+        const refusal = fail.unauthorized(
+          'the control plane requires Authorization: Bearer <admin token> (the dashboard also takes ?token=)',
+        )
         // A person opening the dashboard in a browser gets a page that says what to do, not JSON.
         if (request.path === '/_emulator' && isDashboard && acceptsHtml(request)) return await tokenNeededPage(refusal, given !== undefined)
         throw refusal
@@ -82,7 +85,9 @@ export class ControlDispatcher {
     }
     const events = new URLSearchParams()
     if (token !== undefined) events.set('token', token)
-    const body = await host.exclusive(() => dashboardPage(host, { eventsUrl: `/_emulator/dashboard/events${events.size > 0 ? `?${events}` : ''}`, filter }))
+    const body = await host.exclusive(() =>
+      dashboardPage(host, { eventsUrl: `/_emulator/dashboard/events${events.size > 0 ? `?${events}` : ''}`, filter }),
+    )
     return textResponse(200, body, 'text/html; charset=utf-8', headers)
   }
 }
@@ -96,10 +101,13 @@ async function tokenNeededPage(refusal: ServiceError, tokenGiven: boolean): Prom
   const [{ messageDocument }, { pageHeaders }] = await Promise.all([import('../pages/viewer.js'), import('../pages/security.js')])
   const body = messageDocument('Admin token needed', '401 · Unauthorized', 'This dashboard needs the admin token', [
     tokenGiven
-      ? 'The token in the address is not this emulator\'s admin token.'
+      ? "The token in the address is not this emulator's admin token."
       : 'This emulator was started with an admin token (<code>--admin-token</code>), and the dashboard shows nothing without it.',
     'Open <code>/_emulator?token=&lt;admin token&gt;</code>: the token is the value of <code>--admin-token</code> or <code>PRESENTATION_EMULATOR_ADMIN_TOKEN</code>.',
   ])
   const json = refusal.toResponse()
-  return textResponse(401, body, 'text/html; charset=utf-8', { ...(await pageHeaders({})), 'x-service-error-code': json.headers['x-service-error-code']! })
+  return textResponse(401, body, 'text/html; charset=utf-8', {
+    ...(await pageHeaders({})),
+    'x-service-error-code': json.headers['x-service-error-code']!,
+  })
 }

@@ -26,7 +26,11 @@ export interface ControlRoute {
 /** A route that takes no body. */
 const route = (status: number, run: ControlRoute['run']): ControlRoute => ({ status, bodyLimit: MAX_NO_BODY_BYTES, run })
 /** A route that takes a small JSON body. */
-const withBody = (status: number, run: ControlRoute['run'], bodyLimit = MAX_CONTROL_BODY_BYTES): ControlRoute => ({ status, bodyLimit, run })
+const withBody = (status: number, run: ControlRoute['run'], bodyLimit = MAX_CONTROL_BODY_BYTES): ControlRoute => ({
+  status,
+  bodyLimit,
+  run,
+})
 
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -38,39 +42,111 @@ function asObject(body: unknown): Record<string, unknown> {
 /** The control plane's routes: section 5 of the emulator contract, one line each. */
 export function controlRoutes(): RouteTable<ControlRoute> {
   return new RouteTable<ControlRoute>()
-    .add('GET', '/_emulator/health', route(200, (c) => c.health()))
-    .add('POST', '/_emulator/reset', route(200, (c) => c.reset()))
-    .add('GET', '/_emulator/state', route(200, (c) => c.getState()))
-    .add('PUT', '/_emulator/state', withBody(200, (c, { body }) => c.putState(body, { adopt: true }), MAX_STATE_BODY_BYTES))
-    .add('POST', '/_emulator/accounts', withBody(201, (c, { body }) => c.createAccount(asObject(body) as never)))
-    .add('POST', '/_emulator/teams', withBody(201, (c, { body }) => c.createTeam(asObject(body) as never)))
-    .add('POST', '/_emulator/keys', withBody(201, (c, { body }) => c.createKey(asObject(body) as never)))
-    .add('GET', '/_emulator/keys/{keyId}', route(200, (c, { params }) => c.getKey(params.keyId!)))
-    .add('DELETE', '/_emulator/keys/{keyId}', route(200, (c, { params }) => c.revokeKey(params.keyId!)))
+    .add(
+      'GET',
+      '/_emulator/health',
+      route(200, (c) => c.health()),
+    )
+    .add(
+      'POST',
+      '/_emulator/reset',
+      route(200, (c) => c.reset()),
+    )
+    .add(
+      'GET',
+      '/_emulator/state',
+      route(200, (c) => c.getState()),
+    )
+    .add(
+      'PUT',
+      '/_emulator/state',
+      withBody(200, (c, { body }) => c.putState(body, { adopt: true }), MAX_STATE_BODY_BYTES),
+    )
+    .add(
+      'POST',
+      '/_emulator/accounts',
+      withBody(201, (c, { body }) => c.createAccount(asObject(body) as never)),
+    )
+    .add(
+      'POST',
+      '/_emulator/teams',
+      withBody(201, (c, { body }) => c.createTeam(asObject(body) as never)),
+    )
+    .add(
+      'POST',
+      '/_emulator/keys',
+      withBody(201, (c, { body }) => c.createKey(asObject(body) as never)),
+    )
+    .add(
+      'GET',
+      '/_emulator/keys/{keyId}',
+      route(200, (c, { params }) => c.getKey(params.keyId!)),
+    )
+    .add(
+      'DELETE',
+      '/_emulator/keys/{keyId}',
+      route(200, (c, { params }) => c.revokeKey(params.keyId!)),
+    )
     .add(
       'PUT',
       '/_emulator/teams/{teamId}/credits',
       withBody(200, (c, { params, body }) => c.setCredits(params.teamId!, asObject(body) as never)),
     )
-    .add('POST', '/_emulator/templates', withBody(201, (c, { body }) => c.createTemplate(asObject(body) as never)))
+    .add(
+      'POST',
+      '/_emulator/templates',
+      withBody(201, (c, { body }) => c.createTemplate(asObject(body) as never)),
+    )
     .add(
       'POST',
       '/_emulator/projects/{slug}/collaborators',
       withBody(200, (c, { params, body }) => c.addCollaborator(params.slug!, asObject(body) as never)),
     )
-    .add('GET', '/_emulator/clock', route(200, (c) => c.clock()))
-    .add('POST', '/_emulator/clock/advance', withBody(200, (c, { body }) => c.advanceClock(asObject(body) as never)))
-    .add('POST', '/_emulator/jobs/{jobId}/complete', route(200, (c, { params }) => c.completeJob(params.jobId!)))
+    .add(
+      'GET',
+      '/_emulator/clock',
+      route(200, (c) => c.clock()),
+    )
+    .add(
+      'POST',
+      '/_emulator/clock/advance',
+      withBody(200, (c, { body }) => c.advanceClock(asObject(body) as never)),
+    )
+    .add(
+      'POST',
+      '/_emulator/jobs/{jobId}/complete',
+      route(200, (c, { params }) => c.completeJob(params.jobId!)),
+    )
     .add(
       'POST',
       '/_emulator/jobs/{jobId}/fail',
       withBody(200, (c, { params, body }) => c.failJob(params.jobId!, asObject(body) as never)),
     )
-    .add('POST', '/_emulator/faults', withBody(201, (c, { body }) => c.addFault(asObject(body) as never)))
-    .add('GET', '/_emulator/faults', route(200, (c) => c.listFaults()))
-    .add('DELETE', '/_emulator/faults', route(200, (c) => c.clearFaults()))
-    .add('DELETE', '/_emulator/faults/{faultId}', route(200, (c, { params }) => c.removeFault(params.faultId!)))
-    .add('GET', '/_emulator/requests', route(200, (c, { query }) => c.listRequests(query)))
+    .add(
+      'POST',
+      '/_emulator/faults',
+      withBody(201, (c, { body }) => c.addFault(asObject(body) as never)),
+    )
+    .add(
+      'GET',
+      '/_emulator/faults',
+      route(200, (c) => c.listFaults()),
+    )
+    .add(
+      'DELETE',
+      '/_emulator/faults',
+      route(200, (c) => c.clearFaults()),
+    )
+    .add(
+      'DELETE',
+      '/_emulator/faults/{faultId}',
+      route(200, (c, { params }) => c.removeFault(params.faultId!)),
+    )
+    .add(
+      'GET',
+      '/_emulator/requests',
+      route(200, (c, { query }) => c.listRequests(query)),
+    )
     .add(
       'GET',
       '/_emulator/requests/wait',
@@ -79,7 +155,11 @@ export function controlRoutes(): RouteTable<ControlRoute> {
         return { request: await c.waitForRequest(filter, { timeoutMs, bodyLimit }) }
       }),
     )
-    .add('DELETE', '/_emulator/requests', route(200, (c) => c.clearRequests()))
+    .add(
+      'DELETE',
+      '/_emulator/requests',
+      route(200, (c) => c.clearRequests()),
+    )
 }
 
 let limits: RouteTable<ControlRoute> | undefined

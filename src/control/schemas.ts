@@ -82,7 +82,11 @@ export type ClockResponse = z.infer<typeof ClockResponse>
 
 /** At most one year per call, so a typo cannot overflow dates. */
 export const AdvanceClockRequest = z.strictObject({
-  ms: z.number().int().min(0).max(366 * 24 * 3_600_000),
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3_600_000),
 })
 export type AdvanceClockRequest = z.infer<typeof AdvanceClockRequest>
 export const AdvanceClockResponse = z.object({ now: z.string() })
@@ -94,16 +98,20 @@ export type FailJobRequest = z.infer<typeof FailJobRequest>
 /** An operation id of the contract, or `*` for every operation: a typo is a type error in-process and a 400 over HTTP. */
 const OperationOrAll = z.enum(['*', ...OPERATION_IDS] as ['*', ...OperationId[]])
 
-export const AddFaultRequest = z.strictObject({
-  operationId: OperationOrAll,
-  status: z.number().int().min(400).max(599).optional(),
-  times: z.number().int().min(0).max(1_000_000).optional(),
-  error: z.string().min(1).max(2000).optional(),
-  code: z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, { error: 'must be UPPER_SNAKE_CASE' }).optional(),
-  delayMs: z.number().int().min(0).max(120_000).optional(),
-  apiKey: z.string().min(1).optional(),
-  retryAfter: z.number().int().min(0).max(86_400).optional(),
-})
+export const AddFaultRequest = z
+  .strictObject({
+    operationId: OperationOrAll,
+    status: z.number().int().min(400).max(599).optional(),
+    times: z.number().int().min(0).max(1_000_000).optional(),
+    error: z.string().min(1).max(2000).optional(),
+    code: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{0,63}$/, { error: 'must be UPPER_SNAKE_CASE' })
+      .optional(),
+    delayMs: z.number().int().min(0).max(120_000).optional(),
+    apiKey: z.string().min(1).optional(),
+    retryAfter: z.number().int().min(0).max(86_400).optional(),
+  })
   .refine((fault) => fault.status !== undefined || (fault.delayMs ?? 0) > 0, {
     error: 'give a status to answer, a delayMs to wait, or both',
   })
@@ -131,7 +139,10 @@ export const FaultView = z.object({
 export const ListFaultsResponse = z.object({ faults: z.array(FaultView) })
 export type ListFaultsResponse = z.infer<typeof ListFaultsResponse>
 
-const WholeNumber = z.string().regex(/^[0-9]+$/, { error: 'must be a whole number, 0 or more' }).transform(Number)
+const WholeNumber = z
+  .string()
+  .regex(/^[0-9]+$/, { error: 'must be a whole number, 0 or more' })
+  .transform(Number)
 
 /** An ISO 8601 date (UTC) or date-time with its zone: no local time, which would depend on the machine. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/i
@@ -157,8 +168,17 @@ export const JournalFilterQuery = z.object({
   keyId: z.string().min(1).optional(),
   since: Instant.optional(),
   until: Instant.optional(),
-  after: z.string().regex(/^req_[0-9]+$/, { error: 'must be a request id (req_<n>)' }).optional(),
-  bodyLimit: WholeNumber.pipe(z.number().int().min(0).max(16 * 1024 * 1024)).optional(),
+  after: z
+    .string()
+    .regex(/^req_[0-9]+$/, { error: 'must be a request id (req_<n>)' })
+    .optional(),
+  bodyLimit: WholeNumber.pipe(
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(16 * 1024 * 1024),
+  ).optional(),
 })
 
 export const ListRequestsQuery = JournalFilterQuery.extend({

@@ -81,16 +81,13 @@ export const fail = {
   validation: (hint: string) => new ServiceError(400, 'VALIDATION_ERROR', Messages.validation, hint),
   invalidJson: (hint: string) => new ServiceError(400, 'VALIDATION_ERROR', Messages.invalidJson, hint),
   unauthorized: (hint: string) => new ServiceError(401, 'UNAUTHORIZED', Messages.unauthorized, hint),
-  insufficientCredits: (hint: string) =>
-    new ServiceError(402, 'INSUFFICIENT_CREDITS', Messages.insufficientCredits, hint),
-  notFound: (what: string, hint?: string) =>
-    new ServiceError(404, 'NOT_FOUND', Messages.notFound(what), hint),
+  insufficientCredits: (hint: string) => new ServiceError(402, 'INSUFFICIENT_CREDITS', Messages.insufficientCredits, hint),
+  notFound: (what: string, hint?: string) => new ServiceError(404, 'NOT_FOUND', Messages.notFound(what), hint),
   methodNotAllowed: (allow: readonly string[]) =>
     new ServiceError(405, 'METHOD_NOT_ALLOWED', Messages.methodNotAllowed, `allowed: ${allow.join(', ')}`, {
       allow: allow.join(', '),
     }),
-  payloadTooLarge: (limit: number) =>
-    new ServiceError(413, 'PAYLOAD_TOO_LARGE', Messages.payloadTooLarge, `the limit is ${limit} bytes`),
+  payloadTooLarge: (limit: number) => new ServiceError(413, 'PAYLOAD_TOO_LARGE', Messages.payloadTooLarge, `the limit is ${limit} bytes`),
   rateLimited: (hint: string, headers: Record<string, string>) =>
     new ServiceError(429, 'RATE_LIMITED', Messages.rateLimited, hint, headers),
   internal: (hint?: string) => new ServiceError(500, 'INTERNAL_ERROR', Messages.internal, hint),

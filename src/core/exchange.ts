@@ -69,21 +69,12 @@ export function withJson<T extends object>(value: T, json: string): T {
 }
 
 /** A JSON response. */
-export function jsonResponse(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): EmulatorResponse {
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): EmulatorResponse {
   const text = (typeof body === 'object' && body !== null && serialized.get(body)) || JSON.stringify(body)
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: text }
 }
 
 /** A text response of the given content type (HTML pages, for example). */
-export function textResponse(
-  status: number,
-  body: string,
-  contentType: string,
-  headers: Record<string, string> = {},
-): EmulatorResponse {
+export function textResponse(status: number, body: string, contentType: string, headers: Record<string, string> = {}): EmulatorResponse {
   return { status, headers: { 'content-type': contentType, ...headers }, body }
 }

@@ -100,19 +100,21 @@ describe('Faults', () => {
     const fault = faults.add({ operationId: '*', status: 502 })
     const { error } = faults.take('x', key('k'))!
     expect(error).toBeInstanceOf(ServiceError)
-    expect(error).toMatchObject({ status: 502, code: 'DISPATCH_FAILED', error: 'Generation could not be dispatched', hint: `injected by fault ${fault.id}` })
+    expect(error).toMatchObject({
+      status: 502,
+      code: 'DISPATCH_FAILED',
+      error: 'Generation could not be dispatched',
+      hint: `injected by fault ${fault.id}`,
+    })
   })
 
-  it.each([400, 401, 402, 404, 405, 413, 429, 500, 502, 503, 504, 418, 599])(
-    'uses the default code for a %i fault',
-    (status) => {
-      const faults = new Faults()
-      faults.add({ operationId: '*', status })
-      const { error } = faults.take('x', key('k'))!
-      expect(error!.code).toBe(defaultErrorCode(status))
-      expect(error!.error.length).toBeGreaterThan(0)
-    },
-  )
+  it.each([400, 401, 402, 404, 405, 413, 429, 500, 502, 503, 504, 418, 599])('uses the default code for a %i fault', (status) => {
+    const faults = new Faults()
+    faults.add({ operationId: '*', status })
+    const { error } = faults.take('x', key('k'))!
+    expect(error!.code).toBe(defaultErrorCode(status))
+    expect(error!.error.length).toBeGreaterThan(0)
+  })
 
   it('names a status without a usual message by its number', () => {
     const faults = new Faults()

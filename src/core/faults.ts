@@ -106,8 +106,7 @@ export class Faults {
   take(operationId: string, key: { value: string; id: string }): FaultEffect | undefined {
     const fault = this.#faults.find(
       (f) =>
-        (f.operationId === '*' || f.operationId === operationId) &&
-        (f.apiKey === null || f.apiKey === key.value || f.apiKey === key.id),
+        (f.operationId === '*' || f.operationId === operationId) && (f.apiKey === null || f.apiKey === key.value || f.apiKey === key.id),
     )
     if (fault === undefined) return undefined
     fault.hits += 1

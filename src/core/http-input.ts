@@ -43,7 +43,8 @@ export function readJsonBody(request: EmulatorRequest, required: boolean): unkno
   }
   if (typeof value === 'object' && value !== null) {
     const tooDeep = jsonTextDepthExceeded(text)
-    if (tooDeep !== -1) throw fail.validation(`the body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects (at character ${tooDeep + 1})`)
+    if (tooDeep !== -1)
+      throw fail.validation(`the body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects (at character ${tooDeep + 1})`)
   }
   return value
 }

@@ -179,11 +179,24 @@ describe('a listed journal entry', () => {
   it('redacts the Authorization value to the key id, and other secrets entirely', () => {
     const listed = toJournalEntry(
       entry(1, 'listTeams', {
-        requestHeaders: { authorization: 'Bearer pres_test_alice', cookie: 'sid=1', 'x-api-key': 'k', accept: 'application/json', skipped: undefined },
+        requestHeaders: {
+          authorization: 'Bearer pres_test_alice',
+          cookie: 'sid=1',
+          'x-api-key': 'k',
+          accept: 'application/json',
+          skipped: undefined,
+        },
       }),
     )
-    expect(listed.request.headers).toEqual({ authorization: 'Bearer <key_alice>', cookie: '<redacted>', 'x-api-key': '<redacted>', accept: 'application/json' })
-    const unauthenticated = toJournalEntry(entry(2, 'listTeams', { keyId: null, userId: null, requestHeaders: { authorization: 'Bearer pres_secret' } }))
+    expect(listed.request.headers).toEqual({
+      authorization: 'Bearer <key_alice>',
+      cookie: '<redacted>',
+      'x-api-key': '<redacted>',
+      accept: 'application/json',
+    })
+    const unauthenticated = toJournalEntry(
+      entry(2, 'listTeams', { keyId: null, userId: null, requestHeaders: { authorization: 'Bearer pres_secret' } }),
+    )
     expect(unauthenticated.request.headers.authorization).toBe('<redacted>')
     expect(JSON.stringify([listed, unauthenticated])).not.toMatch(/pres_/)
   })
@@ -196,7 +209,12 @@ describe('a listed journal entry', () => {
       }),
     )
     expect(listed.request).toMatchObject({ body: '{"name":"Déjà vu"}', bodySize: 20, bodyTruncated: false })
-    expect(listed.response).toEqual({ headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' }, body: '{}', bodySize: 2, bodyTruncated: false })
+    expect(listed.response).toEqual({
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' },
+      body: '{}',
+      bodySize: 2,
+      bodyTruncated: false,
+    })
     expect(listed.query).toBe('')
   })
 

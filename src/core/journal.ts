@@ -166,7 +166,9 @@ function bytesMessage(headers: Record<string, string>, body: Uint8Array | null, 
   if (body === null) {
     // A body refused unread (413 on its Content-Length): its declared size, and none of it kept.
     const declared = Number(headers['content-length'])
-    return Number.isSafeInteger(declared) && declared > 0 ? { headers, body: null, bodySize: declared, bodyTruncated: true } : { headers, body: null, bodySize: 0, bodyTruncated: false }
+    return Number.isSafeInteger(declared) && declared > 0
+      ? { headers, body: null, bodySize: declared, bodyTruncated: true }
+      : { headers, body: null, bodySize: 0, bodyTruncated: false }
   }
   const truncated = body.byteLength > limit
   // `stream: true` holds back a character cut in half at the limit instead of emitting U+FFFD for it.

@@ -24,10 +24,19 @@ function changeOf(schema: z.core.$ZodType): Change {
   const def = schema._zod.def as unknown as { type: string; checks?: Array<{ _zod: { def: { check: string } } }> } & Record<string, unknown>
   let change: Change
   switch (def.type) {
-    case 'string': case 'number': case 'boolean': case 'null': case 'literal': case 'enum': case 'undefined': case 'bigint':
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+    case 'literal':
+    case 'enum':
+    case 'undefined':
+    case 'bigint':
       change = Change.None
       break
-    case 'optional': case 'nullable': case 'nonoptional':
+    case 'optional':
+    case 'nullable':
+    case 'nonoptional':
       change = changeOf(def.innerType as z.core.$ZodType)
       break
     case 'default':
@@ -79,7 +88,9 @@ function defaultCheckOf(schema: z.core.$ZodType): DefaultCheck | null {
         check = inner === null ? (value) => value === undefined : (value) => value === undefined || inner(value)
         break
       }
-      case 'optional': case 'nullable': case 'nonoptional': {
+      case 'optional':
+      case 'nullable':
+      case 'nonoptional': {
         const inner = defaultCheckOf(def.innerType as z.core.$ZodType)
         if (inner !== null) check = (value) => value !== undefined && value !== null && inner(value)
         break

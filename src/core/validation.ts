@@ -82,11 +82,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * One line per issue, `path: message`, for a 400 `hint` or a fixtures/state
  * loading error. At most `max` issues are listed.
  */
-export function describeIssues(
-  issues: ReadonlyArray<z.core.$ZodIssue>,
-  prefix: ReadonlyArray<PropertyKey> = [],
-  max = 5,
-): string {
+export function describeIssues(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: ReadonlyArray<PropertyKey> = [], max = 5): string {
   const lines = issues.slice(0, max).map((issue) => {
     const path = formatPath([...prefix, ...issue.path])
     return path === '' ? issue.message : `${path}: ${issue.message}`
@@ -104,11 +100,7 @@ export function safeParse<S extends z.ZodType>(schema: S, value: unknown) {
  * Validates request input: returns the parsed value, or throws a 400
  * `VALIDATION_ERROR` whose hint names the field and the rule.
  */
-export function parseInput<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  prefix: ReadonlyArray<PropertyKey> = [],
-): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
   const result = safeParse(schema, value)
   if (!result.success) throw fail.validation(describeIssues(result.error.issues, prefix))
   return result.data

@@ -105,10 +105,14 @@ export class OriginGuard {
     const origin = request.headers.origin
     if (this.#allowed(origin)) return undefined
     if (origin !== undefined && !this.#sameOrigin(origin, request)) {
-      return FORBIDDEN(`requests from ${origin} may not change the emulator; allow it with --allowed-origin ${origin} (allowedOrigins in code)`).toResponse()
+      return FORBIDDEN(
+        `requests from ${origin} may not change the emulator; allow it with --allowed-origin ${origin} (allowedOrigins in code)`,
+      ).toResponse()
     }
     if (request.headers['sec-fetch-site']?.trim().toLowerCase() === 'cross-site') {
-      return FORBIDDEN('cross-site requests may not change the emulator (Sec-Fetch-Site: cross-site); allow the page with --allowed-origin').toResponse()
+      return FORBIDDEN(
+        'cross-site requests may not change the emulator (Sec-Fetch-Site: cross-site); allow the page with --allowed-origin',
+      ).toResponse()
     }
     return undefined
   }
@@ -117,7 +121,9 @@ export class OriginGuard {
   preflight(request: EmulatorRequest): EmulatorResponse {
     const origin = request.headers.origin
     if (!this.#allowed(origin)) {
-      return FORBIDDEN(`the emulator's control plane and pages grant no CORS to ${origin ?? 'this origin'}; allow it with --allowed-origin (allowedOrigins in code)`).toResponse()
+      return FORBIDDEN(
+        `the emulator's control plane and pages grant no CORS to ${origin ?? 'this origin'}; allow it with --allowed-origin (allowedOrigins in code)`,
+      ).toResponse()
     }
     return preflight()
   }

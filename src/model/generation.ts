@@ -68,13 +68,7 @@ export function jobStatusView(world: World, job: JobRecord, urls: Urls): JobStat
 }
 
 /** The slides a job generates: one per template slide (its design and component, new content), or 4–8 from scratch. */
-function generatedSlides(
-  createFaker: FakerFactory,
-  world: World,
-  job: JobRecord,
-  template: TemplateRecord | undefined,
-  topic: string,
-) {
+function generatedSlides(createFaker: FakerFactory, world: World, job: JobRecord, template: TemplateRecord | undefined, topic: string) {
   const faker = createFaker(seedFrom(`${world.seed}:${job.id}`))
   if (template !== undefined) {
     return template.slides.map((slide, index) => {

@@ -51,9 +51,7 @@ export class JobScheduler {
     if (this.#pending.size === 0 || this.#world === undefined) return
     const world = this.#world
     const now = this.clock.now()
-    const due = [...this.#pending]
-      .filter(([, dueAt]) => dueAt <= now)
-      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
+    const due = [...this.#pending].filter(([, dueAt]) => dueAt <= now).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
     for (const [jobId, dueAt] of due) {
       const job = world.jobs.get(jobId)!
       const error = job.outcome === 'failed' ? 'Generation failed: the prompt asked for a failure (emulator:fail)' : undefined

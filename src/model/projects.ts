@@ -55,10 +55,7 @@ export interface NewProject {
  * Creates a project with its own subdomain and a first version; it starts
  * unpublished and without slides.
  */
-export async function createProject(
-  world: World,
-  input: NewProject,
-): Promise<{ project: ProjectRecord; version: VersionRecord }> {
+export async function createProject(world: World, input: NewProject): Promise<{ project: ProjectRecord; version: VersionRecord }> {
   const id = input.id ?? world.ids('prj')
   const slug = input.slug ?? uniqueSlug(world, input.name, id)
   const subdomain = await createOwnSubdomain(world, input.teamId, slug)

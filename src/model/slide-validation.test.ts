@@ -76,7 +76,8 @@ describe('slide.tsx validation', () => {
   })
 
   it('reports a syntax error at Babel’s position with a 1-based column and without Babel’s own suffix', () => {
-    const source = 'export default function Slide() {\n  const style = {\n    color: "red"\n    margin: 0 }\n  return <div style={style} />\n}\n'
+    const source =
+      'export default function Slide() {\n  const style = {\n    color: "red"\n    margin: 0 }\n  return <div style={style} />\n}\n'
     expect(checkSlideTsx(source)).toEqual({ file: 'slide.tsx', line: 4, column: 5, message: 'Unexpected token, expected ","' })
   })
 
@@ -136,7 +137,12 @@ describe('JSON file validation', () => {
     ['null', 'null', 1, 1],
   ])('rejects a top-level scalar %j at its position', (text, kind, line, column) => {
     for (const file of ['slide.content.json', 'slide.controls.json'] as const) {
-      expect(checkSlideJson(file, text)).toEqual({ file, line, column, message: `Expected a JSON object or array at the top level, got ${kind}` })
+      expect(checkSlideJson(file, text)).toEqual({
+        file,
+        line,
+        column,
+        message: `Expected a JSON object or array at the top level, got ${kind}`,
+      })
     }
   })
 
@@ -198,7 +204,11 @@ describe('JSON file validation', () => {
 
   it('points at the first problem in a string even when jsonc-parser names a later one', () => {
     // jsonc-parser reports the last problem of a string at its opening quote; the engine's position pins the first.
-    expect(checkSlideJson('slide.content.json', '["\\q\u0001"]')).toMatchObject({ line: 1, column: 4, message: expect.stringMatching(/^Invalid escape/) })
+    expect(checkSlideJson('slide.content.json', '["\\q\u0001"]')).toMatchObject({
+      line: 1,
+      column: 4,
+      message: expect.stringMatching(/^Invalid escape/),
+    })
     // Without a position from the engine, a control character is still found inside the string.
     expect(locateJsonSyntaxError('["ab\u0001"]')).toMatchObject({ offset: 4, message: expect.stringMatching(/^Control character U\+0001/) })
     expect(locateJsonSyntaxError('["\\q"]')).toMatchObject({ offset: 1, message: expect.stringMatching(/^Invalid escape/) })
@@ -219,11 +229,51 @@ describe('JSON file validation', () => {
   it('reports a problem inside the text for every mutated document JSON.parse rejects, and none for the ones it accepts', () => {
     const random = prng(42)
     const seeds = [
-      contentFile({ title: 'Hello', blocks: [{ type: 'bullets', items: ['a', 'b'] }, { type: 'quote', text: 'q "x"', author: 'A' }] }),
+      contentFile({
+        title: 'Hello',
+        blocks: [
+          { type: 'bullets', items: ['a', 'b'] },
+          { type: 'quote', text: 'q "x"', author: 'A' },
+        ],
+      }),
       '{"a":[1,-2.5e+3,true,false,null,"x\\n\\u00e9\\"",{}],"b":{"c":[[]]}}',
       '[0, 1e5, -0.0, "\\/", "\\ud83d\\ude00"]',
     ]
-    const alphabet = ['{', '}', '[', ']', ',', ':', '"', '\\', 'u', '0', '1', '-', '+', '.', 'e', 'E', ' ', '\n', '\r', '\t', 't', 'n', 'f', 'a', '\u0001', '\u001f', "'", '/', '*', '\u00a0', '\ufeff', '\u2028', '\ud800']
+    const alphabet = [
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      ':',
+      '"',
+      '\\',
+      'u',
+      '0',
+      '1',
+      '-',
+      '+',
+      '.',
+      'e',
+      'E',
+      ' ',
+      '\n',
+      '\r',
+      '\t',
+      't',
+      'n',
+      'f',
+      'a',
+      '\u0001',
+      '\u001f',
+      "'",
+      '/',
+      '*',
+      '\u00a0',
+      '\ufeff',
+      '\u2028',
+      '\ud800',
+    ]
     let invalid = 0
     let valid = 0
     for (let round = 0; round < 4000; round++) {
@@ -233,7 +283,12 @@ describe('JSON file validation', () => {
         const at = Math.floor(random() * (text.length + 1))
         const char = alphabet[Math.floor(random() * alphabet.length)]!
         const kind = random()
-        text = kind < 0.33 ? text.slice(0, at) + text.slice(at + 1) : kind < 0.66 ? text.slice(0, at) + char + text.slice(at) : text.slice(0, at) + char + text.slice(at + 1)
+        text =
+          kind < 0.33
+            ? text.slice(0, at) + text.slice(at + 1)
+            : kind < 0.66
+              ? text.slice(0, at) + char + text.slice(at)
+              : text.slice(0, at) + char + text.slice(at + 1)
       }
       let value: unknown
       let engineMessage: string | undefined
@@ -303,7 +358,11 @@ describe('positionFromEngineMessage (fallback for engine messages)', () => {
       column: 5,
       message: `Unexpected token ']'`,
     })
-    expect(positionFromEngineMessage('Unexpected end of JSON input', '{\n')).toEqual({ line: 2, column: 1, message: 'Unexpected end of JSON input' })
+    expect(positionFromEngineMessage('Unexpected end of JSON input', '{\n')).toEqual({
+      line: 2,
+      column: 1,
+      message: 'Unexpected end of JSON input',
+    })
   })
 })
 
@@ -326,7 +385,10 @@ describe('assertValidSlideFiles', () => {
     expect(hint).toBe(
       "slide.tsx:1:1: No default export; export the slide component with `export default function Slide() {…}` or `export { Slide as default }`; slide.controls.json:1:2: Expected ']' to close the array, found the end of the input",
     )
-    expect(slideFileProblems({ 'slide.controls.json': '[', 'slide.tsx': 'const x = 1' }).map((p) => p.file)).toEqual(['slide.tsx', 'slide.controls.json'])
+    expect(slideFileProblems({ 'slide.controls.json': '[', 'slide.tsx': 'const x = 1' }).map((p) => p.file)).toEqual([
+      'slide.tsx',
+      'slide.controls.json',
+    ])
   })
 
   it('formats a problem the way the hint shows it', () => {

@@ -127,7 +127,12 @@ const JSONC_STRICT: ParseOptions = { disallowComments: true, allowTrailingComma:
 type JsoncErrorName = ReturnType<typeof printParseErrorCode>
 
 /** Errors jsonc-parser reports at the start of the string that holds them. */
-const STRING_ERRORS: ReadonlySet<JsoncErrorName> = new Set(['InvalidCharacter', 'InvalidEscapeCharacter', 'InvalidUnicode', 'UnexpectedEndOfString'])
+const STRING_ERRORS: ReadonlySet<JsoncErrorName> = new Set([
+  'InvalidCharacter',
+  'InvalidEscapeCharacter',
+  'InvalidUnicode',
+  'UnexpectedEndOfString',
+])
 
 /**
  * How a message shows the token at `offset`: `'x'` when visible (`"'"` when
@@ -154,7 +159,8 @@ const EXPECTED_INSTEAD: Partial<Record<JsoncErrorName, string>> = {
 /** The readable message for jsonc-parser's error `name` at `offset` (`length` code units long). */
 function jsoncMessage(name: JsoncErrorName, text: string, offset: number, length: number, next: JsoncParseError | undefined): string {
   const found = describeToken(text, offset, length)
-  const trailingComma = /[\]}]/.test(text[offset] ?? '') && text.slice(0, offset).trimEnd().endsWith(',') ? ' (JSON allows no trailing comma)' : ''
+  const trailingComma =
+    /[\]}]/.test(text[offset] ?? '') && text.slice(0, offset).trimEnd().endsWith(',') ? ' (JSON allows no trailing comma)' : ''
   switch (name) {
     case 'ValueExpected':
       return `Expected a JSON value, found ${found}${trailingComma}`
@@ -190,7 +196,9 @@ function jsoncMessage(name: JsoncErrorName, text: string, offset: number, length
     case 'InvalidUnicode':
       return 'Invalid Unicode escape in a string (expected \\u and four hex digits)'
     case 'UnexpectedEndOfString':
-      return /[\n\r]/.test(text[offset + length] ?? '') ? 'Unterminated string (a line break in a string must be written \\n)' : 'Unterminated string'
+      return /[\n\r]/.test(text[offset + length] ?? '')
+        ? 'Unterminated string (a line break in a string must be written \\n)'
+        : 'Unterminated string'
     case 'InvalidCommentToken':
       return 'Comments are not allowed in JSON'
     case 'UnexpectedEndOfComment':
@@ -258,10 +266,7 @@ export function locateJsonSyntaxError(text: string, engineMessage = ''): JsonSyn
  * the message without its position and without the echo of the input
  * (`, "…" is not valid JSON`).
  */
-export function positionFromEngineMessage(
-  message: string,
-  text: string,
-): { line: number; column: number; message: string } {
+export function positionFromEngineMessage(message: string, text: string): { line: number; column: number; message: string } {
   const lineCol = /\(?line (\d+) column (\d+)\)?/.exec(message)
   const at = /\bat position (\d+)/.exec(message)
   const clean =

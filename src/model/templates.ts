@@ -8,9 +8,7 @@ import type { World } from '../store/world.js'
 export function templateDesigns(count: number): SlideDesign[] {
   const body: SlideDesign[] = ['content', 'stats', 'split', 'quote']
   if (count === 1) return ['title']
-  return Array.from({ length: count }, (_, i) =>
-    i === 0 ? 'title' : i === count - 1 ? 'closing' : body[(i - 1) % body.length]!,
-  )
+  return Array.from({ length: count }, (_, i) => (i === 0 ? 'title' : i === count - 1 ? 'closing' : body[(i - 1) % body.length]!))
 }
 
 export interface NewTemplate {

@@ -1,10 +1,4 @@
-import type {
-  ProjectDetail,
-  ProjectListItem,
-  ProjectUrlConfig,
-  Team,
-  Template,
-} from '../schemas/index.js'
+import type { ProjectDetail, ProjectListItem, ProjectUrlConfig, Team, Template } from '../schemas/index.js'
 import type { ProjectRecord, TeamRecord, TemplateRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 import { siteAddress, type Urls } from './urls.js'

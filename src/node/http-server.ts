@@ -88,9 +88,19 @@ function rawResponse(response: EmulatorResponse, head = false): Buffer {
 function clientErrorResponse(code: string | undefined): EmulatorResponse {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ServiceError(431, 'HTTP_431', 'Request header fields too large', 'the request line and headers must fit in 16 KiB').toResponse()
+      return new ServiceError(
+        431,
+        'HTTP_431',
+        'Request header fields too large',
+        'the request line and headers must fit in 16 KiB',
+      ).toResponse()
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ServiceError(408, 'HTTP_408', 'Request timeout', 'the request was not received in time; see the README\'s "Security and limits"').toResponse()
+      return new ServiceError(
+        408,
+        'HTTP_408',
+        'Request timeout',
+        'the request was not received in time; see the README\'s "Security and limits"',
+      ).toResponse()
     default:
       return fail.validation(`malformed HTTP request${code === undefined ? '' : ` (${code})`}`).toResponse()
   }
@@ -187,7 +197,13 @@ export function listenHttp(
   const allowedHosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()))
   if (options.publicHost !== undefined) allowedHosts.add(options.publicHost.toLowerCase())
 
-  const toRequest = (req: IncomingMessage, path: string, query: string, body: Uint8Array | null, bodyTooLarge: boolean): EmulatorRequest => ({
+  const toRequest = (
+    req: IncomingMessage,
+    path: string,
+    query: string,
+    body: Uint8Array | null,
+    bodyTooLarge: boolean,
+  ): EmulatorRequest => ({
     method: (req.method ?? 'GET').toUpperCase(),
     path,
     query,
@@ -257,7 +273,15 @@ export function listenHttp(
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     if (checkHost && !hostAllowed(req.headers.host, allowedHosts)) {
-      refuse(req, new ServiceError(403, 'FORBIDDEN', 'Forbidden', `Host "${req.headers.host}" is not served here; start the emulator with --allowed-host to accept it`))
+      refuse(
+        req,
+        new ServiceError(
+          403,
+          'FORBIDDEN',
+          'Forbidden',
+          `Host "${req.headers.host}" is not served here; start the emulator with --allowed-host to accept it`,
+        ),
+      )
       return
     }
     if (req.headers.host === undefined && req.httpVersion === '1.1') {
@@ -396,7 +420,8 @@ export function listenHttp(
       // A client still sending its headers or body has had nothing answered and nothing changed:
       // waiting for it would hold the shutdown (and a final state save) for the whole cut-off.
       // A socket still flushing an answer is left to finish (answered early ones linger on their own timer).
-      for (const socket of sockets) if (!busy.has(socket) && !streaming.has(socket) && socket.writableLength === 0 && !lingering.has(socket)) socket.destroy()
+      for (const socket of sockets)
+        if (!busy.has(socket) && !streaming.has(socket) && socket.writableLength === 0 && !lingering.has(socket)) socket.destroy()
     })
   }
 

@@ -1,12 +1,7 @@
 import type { Clock } from '../core/clock.js'
 import type { Principal } from '../model/access.js'
 import type { Urls } from '../model/urls.js'
-import type {
-  OperationBody,
-  OperationId,
-  OperationQuery,
-  OperationResult,
-} from '../schemas/index.js'
+import type { OperationBody, OperationId, OperationQuery, OperationResult } from '../schemas/index.js'
 import type { World } from '../store/world.js'
 
 /** What an operation can use besides the world: time, URLs and settings. */
@@ -28,9 +23,7 @@ export interface OperationContext<Id extends OperationId> {
   body: OperationBody<Id>
 }
 
-export type OperationHandler<Id extends OperationId> = (
-  context: OperationContext<Id>,
-) => Promise<OperationResult<Id>> | OperationResult<Id>
+export type OperationHandler<Id extends OperationId> = (context: OperationContext<Id>) => Promise<OperationResult<Id>> | OperationResult<Id>
 
 /** Handlers for a set of operations, each typed by its own schemas. */
 export type OperationHandlers<Ids extends OperationId = OperationId> = {

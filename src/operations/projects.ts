@@ -77,9 +77,7 @@ export const projectHandlers: OperationHandlers<
   listProjects({ world, env, principal, query }) {
     const cursor = query.cursor === undefined ? undefined : decodeCursor('projects', query.cursor)
     const userId = principal.user.id
-    const sources = [...world.teamIdsOf(userId)]
-      .sort()
-      .map((teamId) => world.projectsOfTeam(teamId, cursor))
+    const sources = [...world.teamIdsOf(userId)].sort().map((teamId) => world.projectsOfTeam(teamId, cursor))
     sources.push(world.projectsSharedWith(userId, cursor))
     const wanted = query.published === undefined ? undefined : query.published === 'true'
     const page = takePage(mergeRecency(sources), query.limit, (key) => {

@@ -7,20 +7,15 @@ export const teamHandlers: OperationHandlers<'listTeams' | 'listTemplates'> = {
     const teams = [...world.teamIdsOf(principal.user.id)]
       .map((id) => world.teams.get(id)!)
       .sort(
-        (a, b) =>
-          Number(b.personalOf !== null) - Number(a.personalOf !== null) ||
-          a.name.localeCompare(b.name) ||
-          (a.id < b.id ? -1 : 1),
+        (a, b) => Number(b.personalOf !== null) - Number(a.personalOf !== null) || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1),
       )
     return { teams: teams.map(teamView) }
   },
 
   listTemplates({ world, principal, query }) {
     const cursor = query.cursor === undefined ? undefined : decodeCursor('templates', query.cursor)
-    const page = takePage(
-      { [Symbol.iterator]: () => world.templatesOfTeam(principal.team.id, cursor) },
-      query.limit,
-      (key) => world.templates.get(key.id),
+    const page = takePage({ [Symbol.iterator]: () => world.templatesOfTeam(principal.team.id, cursor) }, query.limit, (key) =>
+      world.templates.get(key.id),
     )
     return {
       templates: page.items.map(templateView),

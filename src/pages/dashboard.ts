@@ -67,7 +67,8 @@ export function parseJournalFilter(query: Record<string, string>): JournalFilter
   }
   if (limit !== undefined && limit !== '') {
     const n = Number(limit)
-    if (!/^[0-9]+$/.test(limit) || n < 1 || n > MAX_JOURNAL_ROWS) throw fail.validation(`limit: must be a whole number from 1 to ${MAX_JOURNAL_ROWS}`)
+    if (!/^[0-9]+$/.test(limit) || n < 1 || n > MAX_JOURNAL_ROWS)
+      throw fail.validation(`limit: must be a whole number from 1 to ${MAX_JOURNAL_ROWS}`)
     filter.limit = n
   }
   return filter
@@ -124,7 +125,10 @@ function newestProjects(world: World, n: number): ProjectRecord[] {
 }
 
 /** Every live section of the dashboard, by name: the page has an element `data-section="name"` for each. */
-export function dashboardSections(source: DashboardSource, filter: JournalFilter = { limit: DEFAULT_JOURNAL_ROWS }): Record<string, string> {
+export function dashboardSections(
+  source: DashboardSource,
+  filter: JournalFilter = { limit: DEFAULT_JOURNAL_ROWS },
+): Record<string, string> {
   const world = source.world
   const clock = source.control.clock()
   const userName = (id: string) => world.users.get(id)?.name ?? id
@@ -138,7 +142,10 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
     td(team.personalOf === null ? 'shared' : 'personal', 'hide-narrow'),
     td(String(team.credits), 'num'),
     td(e([...world.memberIdsOf(team.id)].map(userName).join(', ')), 'hide-narrow'),
-    td(`<button type="button" class="btn btn-small" data-action="prefill-credits" data-team-id="${e(team.id)}" data-credits="${team.credits}">Set credits…</button>`, 'actions'),
+    td(
+      `<button type="button" class="btn btn-small" data-action="prefill-credits" data-team-id="${e(team.id)}" data-credits="${team.credits}">Set credits…</button>`,
+      'actions',
+    ),
   ])
 
   const allKeys = world.apiKeys.all()
@@ -150,10 +157,16 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
       td(`${e(key.name)}<div class="muted mono">${e(key.id)}</div>`),
       td(e(userName(key.userId)), 'hide-narrow'),
       td(e(teamName(key.teamId)), 'hide-narrow'),
-      td(active ? '<span class="badge badge-active">active</span>' : `<span class="badge badge-revoked" title="${e(key.revokedAt!)}">revoked</span>`),
+      td(
+        active
+          ? '<span class="badge badge-active">active</span>'
+          : `<span class="badge badge-revoked" title="${e(key.revokedAt!)}">revoked</span>`,
+      ),
       td(
         `<button type="button" class="btn btn-small" data-action="key-reveal" data-key-id="${e(key.id)}" aria-pressed="false">Reveal</button><button type="button" class="btn btn-small" data-action="key-copy" data-key-id="${e(key.id)}">Copy</button>${
-          active ? `<button type="button" class="btn btn-small btn-danger" data-action="key-revoke" data-key-id="${e(key.id)}">Revoke</button>` : ''
+          active
+            ? `<button type="button" class="btn btn-small btn-danger" data-action="key-revoke" data-key-id="${e(key.id)}">Revoke</button>`
+            : ''
         }`,
         'actions',
       ),
@@ -165,7 +178,9 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
     const published = source.urls.published(world, project)
     const sitePath = published === null ? null : new URL(published).pathname
     return [
-      td(`<a href="/editor/${encodeURIComponent(project.slug)}" target="_blank" rel="noopener">${e(project.name)}</a><div class="muted mono">${e(project.slug)}</div>`),
+      td(
+        `<a href="/editor/${encodeURIComponent(project.slug)}" target="_blank" rel="noopener">${e(project.name)}</a><div class="muted mono">${e(project.slug)}</div>`,
+      ),
       td(e(teamName(project.teamId)), 'hide-narrow'),
       td(String(world.slidesOf(project.id).length), 'num'),
       td(sitePath === null ? '<span class="muted">no</span>' : `<a href="${e(sitePath)}" target="_blank" rel="noopener">site ↗</a>`),
@@ -179,8 +194,14 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
     const project = world.projects.get(job.projectId)
     return [
       td(`<span class="mono">${e(job.id)}</span>`, 'hide-narrow'),
-      td(`<span class="badge badge-${e(job.status)}">${e(job.status)}</span>${job.error === null ? '' : `<div class="muted">${e(job.error)}</div>`}`),
-      td(project === undefined ? e(job.projectId) : `<a href="/editor/${encodeURIComponent(project.slug)}" target="_blank" rel="noopener">${e(project.name)}</a>`),
+      td(
+        `<span class="badge badge-${e(job.status)}">${e(job.status)}</span>${job.error === null ? '' : `<div class="muted">${e(job.error)}</div>`}`,
+      ),
+      td(
+        project === undefined
+          ? e(job.projectId)
+          : `<a href="/editor/${encodeURIComponent(project.slug)}" target="_blank" rel="noopener">${e(project.name)}</a>`,
+      ),
       td(e(job.prompt.length > 80 ? `${job.prompt.slice(0, 80)}…` : job.prompt), 'hide-narrow'),
       td(e(shortTime(job.finishedAt ?? job.dueAt)), 'nowrap hide-narrow'),
       td(
@@ -196,17 +217,28 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
   const faultRows = faults.map((fault) => [
     td(`<span class="mono">${e(fault.id)}</span>`),
     td(e(fault.operationId)),
-    td(fault.status === null ? '<span class="muted">delay only</span>' : `<span class="status status-${String(fault.status)[0]}">${fault.status}</span>`),
+    td(
+      fault.status === null
+        ? '<span class="muted">delay only</span>'
+        : `<span class="status status-${String(fault.status)[0]}">${fault.status}</span>`,
+    ),
     td(fault.remaining === null ? 'until removed' : String(fault.remaining), 'hide-narrow'),
     td(fault.delayMs === 0 ? '' : `${fault.delayMs} ms`, 'num hide-narrow'),
-    td(fault.apiKey === null ? '<span class="muted">any</span>' : `<span class="mono">${e(fault.apiKey.startsWith('pres_') ? maskKey(fault.apiKey) : fault.apiKey)}</span>`, 'hide-narrow'),
+    td(
+      fault.apiKey === null
+        ? '<span class="muted">any</span>'
+        : `<span class="mono">${e(fault.apiKey.startsWith('pres_') ? maskKey(fault.apiKey) : fault.apiKey)}</span>`,
+      'hide-narrow',
+    ),
     td(String(fault.hits), 'num'),
     td(`<button type="button" class="btn btn-small" data-action="fault-remove" data-fault-id="${e(fault.id)}">Remove</button>`, 'actions'),
   ])
 
   // The journal: filtered by operation in the journal itself, by status and key here.
   const filtered = filter.status !== undefined || filter.keyId !== undefined
-  const candidates = source.journal.list(filter.operationId === undefined ? (filtered ? {} : { limit: filter.limit }) : { operationId: filter.operationId })
+  const candidates = source.journal.list(
+    filter.operationId === undefined ? (filtered ? {} : { limit: filter.limit }) : { operationId: filter.operationId },
+  )
   const matching = filtered ? candidates.filter((entry) => matches(entry, filter)) : candidates
   const shown = matching.slice(0, filter.limit)
   const total = source.journal.size
@@ -219,7 +251,10 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
     td(e(entry.operationId ?? '—'), 'hide-narrow'),
     td(`<span class="mono">${e(entry.keyId ?? '—')}</span>`, 'hide-narrow'),
     td(`${entry.durationMs.toFixed(1)} ms`, 'num hide-narrow'),
-    td(`<button type="button" class="btn btn-small" data-action="request-details" data-request-id="${e(entry.id)}" data-entry="${e(JSON.stringify(entry))}">Details</button>`, 'actions'),
+    td(
+      `<button type="button" class="btn btn-small" data-action="request-details" data-request-id="${e(entry.id)}" data-entry="${e(JSON.stringify(entry))}">Details</button>`,
+      'actions',
+    ),
   ])
   const requestsCount = anyFilter
     ? `${shown.length < matchingCount ? `newest ${shown.length} of ` : ''}${matchingCount.toLocaleString('en')} matching · ${total.toLocaleString('en')} in the journal`
@@ -239,15 +274,27 @@ export function dashboardSections(source: DashboardSource, filter: JournalFilter
   return {
     clock: `<span class="chip" title="Emulator clock">${e(shortTime(clock.now))} UTC · ${e(clock.mode)} clock · time scale ${clock.timeScale}</span>`,
     'teams-count': e(count(teams.length, allTeams.length, allTeams.length === 1 ? 'team' : 'teams')),
-    teams: table(['Team', ['Id', 'hide-narrow'], ['Kind', 'hide-narrow'], 'Credits', ['Members', 'hide-narrow'], ''], teamRows, 'No teams.'),
+    teams: table(
+      ['Team', ['Id', 'hide-narrow'], ['Kind', 'hide-narrow'], 'Credits', ['Members', 'hide-narrow'], ''],
+      teamRows,
+      'No teams.',
+    ),
     'keys-count': e(count(keys.length, allKeys.length, allKeys.length === 1 ? 'key' : 'keys')),
     keys: table(['Key', 'Name', ['Owner', 'hide-narrow'], ['Team', 'hide-narrow'], 'State', ''], keyRows, 'No API keys.'),
     'projects-count': e(count(projects.length, world.projects.size, world.projects.size === 1 ? 'project' : 'projects')),
     projects: table(['Project', ['Team', 'hide-narrow'], 'Slides', 'Published', ['Updated', 'hide-narrow']], projectRows, 'No projects.'),
     'jobs-count': e(count(jobs.length, allJobs.length, allJobs.length === 1 ? 'job' : 'jobs')),
-    jobs: table([['Job', 'hide-narrow'], 'Status', 'Project', ['Prompt', 'hide-narrow'], ['Due / finished', 'hide-narrow'], ''], jobRows, 'No generation jobs yet.'),
+    jobs: table(
+      [['Job', 'hide-narrow'], 'Status', 'Project', ['Prompt', 'hide-narrow'], ['Due / finished', 'hide-narrow'], ''],
+      jobRows,
+      'No generation jobs yet.',
+    ),
     'faults-count': e(faults.length === 0 ? 'none' : `${faults.length} active`),
-    faults: table(['Id', 'Operation', 'Status', ['Remaining', 'hide-narrow'], ['Delay', 'hide-narrow'], ['Key', 'hide-narrow'], 'Hits', ''], faultRows, 'No faults: every call answers normally.'),
+    faults: table(
+      ['Id', 'Operation', 'Status', ['Remaining', 'hide-narrow'], ['Delay', 'hide-narrow'], ['Key', 'hide-narrow'], 'Hits', ''],
+      faultRows,
+      'No faults: every call answers normally.',
+    ),
     'requests-count': e(requestsCount),
     requests: table(
       [['Time', 'hide-narrow'], 'Request', 'Status', ['Operation', 'hide-narrow'], ['Key', 'hide-narrow'], ['Duration', 'hide-narrow'], ''],

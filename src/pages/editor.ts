@@ -44,7 +44,10 @@ export function editorView(world: World, project: ProjectRecord, images: ImagePo
   const version = project.latestVersionId === null ? undefined : world.versions.get(project.latestVersionId)
   const job = latestJob(world, project)
   const chips: string[] = []
-  if (job?.status === 'processing') chips.push('<span class="chip chip-busy" data-testid="generation-status"><span class="spinner" aria-hidden="true"></span>Generating</span>')
+  if (job?.status === 'processing')
+    chips.push(
+      '<span class="chip chip-busy" data-testid="generation-status"><span class="spinner" aria-hidden="true"></span>Generating</span>',
+    )
   if (job?.status === 'failed') chips.push('<span class="chip chip-error" data-testid="generation-status">Generation failed</span>')
   chips.push(
     project.publishedAt === null

@@ -7,7 +7,13 @@ const ONLINE: ImagePolicy = { allowRemote: true, origin: 'http://127.0.0.1:4010'
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
 
 function context(images = OFFLINE): SlideContext {
-  return { theme: deckTheme({ theme: { fontFamily: 'Inter', radius: '0.5rem', colors: { default: { background: '#ffffff', primary: '#1d4ed8' } as never } } }), images, accentClass: (color) => `accent-${color.slice(1)}` }
+  return {
+    theme: deckTheme({
+      theme: { fontFamily: 'Inter', radius: '0.5rem', colors: { default: { background: '#ffffff', primary: '#1d4ed8' } as never } },
+    }),
+    images,
+    accentClass: (color) => `accent-${color.slice(1)}`,
+  }
 }
 
 function slide(content: unknown, controls: unknown = { controls: [] }, images = OFFLINE): string {
@@ -29,7 +35,10 @@ describe('image blocks', () => {
   })
 
   it('render a remote image as a labelled placeholder with its alt text while offline, and never load it', () => {
-    const html = slide({ title: 'Team', blocks: [{ type: 'image', url: 'https://images.example.com/team.jpg', alt: 'The team <b>on stage</b>' }] })
+    const html = slide({
+      title: 'Team',
+      blocks: [{ type: 'image', url: 'https://images.example.com/team.jpg', alt: 'The team <b>on stage</b>' }],
+    })
     expect(html).not.toContain('<img')
     expect(html).not.toContain('team.jpg')
     expect(html).toContain('data-testid="image-placeholder"')
@@ -40,20 +49,33 @@ describe('image blocks', () => {
   })
 
   it('load a remote image when remote images are allowed', () => {
-    const html = slide({ title: '', blocks: [{ type: 'image', url: 'https://images.example.com/team.jpg', alt: 'Team' }] }, undefined, ONLINE)
+    const html = slide(
+      { title: '', blocks: [{ type: 'image', url: 'https://images.example.com/team.jpg', alt: 'Team' }] },
+      undefined,
+      ONLINE,
+    )
     expect(html).toContain('<img src="https://images.example.com/team.jpg" alt="Team"')
     expect(html).toContain('referrerpolicy="no-referrer"')
   })
 
   it('never load a script URL or a relative one, whatever the setting', () => {
-    for (const url of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'images/a.png', '//evil.example/x.png']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'file:///etc/passwd',
+      'images/a.png',
+      '//evil.example/x.png',
+    ]) {
       expect(imageSource(url, ONLINE).load, url).toBe(false)
       expect(slide({ title: '', blocks: [{ type: 'image', url, alt: 'x' }] }, undefined, ONLINE)).not.toContain('<img')
     }
   })
 
   it('an image block without url or alt is named as such, not dropped silently', () => {
-    expect(slide({ title: '', blocks: [{ type: 'image', alt: 'No url' }] })).toMatch(/class="block-notice">The image block 1 is not shown: url: /)
+    expect(slide({ title: '', blocks: [{ type: 'image', alt: 'No url' }] })).toMatch(
+      /class="block-notice">The image block 1 is not shown: url: /,
+    )
   })
 })
 
@@ -84,14 +106,32 @@ describe('renderSlide', () => {
     expect(slide({ title: 'T', blocks: [{ type: 'text', text: 'sub' }] }, { controls: [{ id: 'align', default: 'center' }] })).toMatch(
       /^<div class="slide layout-title align-center">/,
     )
-    expect(slide({ title: 'T', blocks: [{ type: 'text', text: 'x' }] }, { controls: [{ id: 'align', default: 'right' }] })).toContain('align-right')
+    expect(slide({ title: 'T', blocks: [{ type: 'text', text: 'x' }] }, { controls: [{ id: 'align', default: 'right' }] })).toContain(
+      'align-right',
+    )
     expect(slide({ title: 'T', blocks: [] }, { controls: [{ id: 'align', default: 'sideways' }] })).toContain('align-left')
     expect(slide({ title: 'Q', blocks: [{ type: 'quote', text: 'q', author: 'a' }] })).toContain('layout-quote')
     expect(slide({ title: 'S', blocks: [1, 2].map(() => ({ type: 'stat', value: '1', label: 'l' })) })).toContain('layout-stats')
-    const columns = slide({ title: 'C', blocks: [{ type: 'heading', text: 'a' }, { type: 'text', text: '1' }, { type: 'heading', text: 'b' }, { type: 'text', text: '2' }] })
+    const columns = slide({
+      title: 'C',
+      blocks: [
+        { type: 'heading', text: 'a' },
+        { type: 'text', text: '1' },
+        { type: 'heading', text: 'b' },
+        { type: 'text', text: '2' },
+      ],
+    })
     expect(columns).toContain('layout-columns')
     expect(columns.match(/<section class="column">/g)).toHaveLength(2)
-    expect(slide({ title: 'M', blocks: [{ type: 'text', text: 't' }, { type: 'image', url: PNG, alt: 'i' }] })).toContain('layout-media')
+    expect(
+      slide({
+        title: 'M',
+        blocks: [
+          { type: 'text', text: 't' },
+          { type: 'image', url: PNG, alt: 'i' },
+        ],
+      }),
+    ).toContain('layout-media')
   })
 
   it('applies an accent control other than the theme’s primary as a class', () => {
@@ -100,7 +140,9 @@ describe('renderSlide', () => {
   })
 
   it('names a block of an unknown type or without a type, and shows an unknown type’s text', () => {
-    expect(slide({ title: '', blocks: [{ type: 'chart', data: [1] }] })).toContain('Block type &quot;chart&quot; is not rendered by the emulator.')
+    expect(slide({ title: '', blocks: [{ type: 'chart', data: [1] }] })).toContain(
+      'Block type &quot;chart&quot; is not rendered by the emulator.',
+    )
     expect(slide({ title: '', blocks: [{ text: 'orphan' }] })).toContain('Block 1 has no &quot;type&quot;')
     expect(slide({ title: '', blocks: [{ type: 'callout', text: 'Shown' }] })).toContain('<p>Shown</p>')
   })
@@ -112,7 +154,10 @@ describe('renderSlide', () => {
     const objects = slide(`{"title":"Deep","blocks":[${'{"a":'.repeat(20)}1${'}'.repeat(20)}]}`)
     expect(objects).toContain('Block 1 has no &quot;type&quot;')
     // Writes refuse more than 64 levels; whatever is stored anyway (an old state file) renders as a notice.
-    for (const deep of [`${'['.repeat(50_000)}${']'.repeat(50_000)}`, `{"title":"Deep","blocks":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}`]) {
+    for (const deep of [
+      `${'['.repeat(50_000)}${']'.repeat(50_000)}`,
+      `{"title":"Deep","blocks":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}`,
+    ]) {
       const html = slide(deep)
       expect(html).toContain('nested deeper than 64 levels and is not shown')
       expect(html.length).toBeLessThan(25_000)

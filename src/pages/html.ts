@@ -12,12 +12,7 @@ import type { DeckTheme } from './theme.js'
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 }
 
 export interface DocumentOptions {
@@ -271,7 +266,8 @@ export function renderSlide(files: SlideFiles, context: SlideContext): string {
   const rawBlocks = Array.isArray(parsed.data.blocks) ? parsed.data.blocks : []
   const blocks = rawBlocks.slice(0, MAX_BLOCKS).map(readBlock)
   if (rawBlocks.length > MAX_BLOCKS) blocks.push({ kind: 'notice', text: `${rawBlocks.length - MAX_BLOCKS} more blocks are not shown.` })
-  if (parsed.data.blocks !== undefined && !Array.isArray(parsed.data.blocks)) blocks.push({ kind: 'notice', text: '"blocks" is not an array, so no block is shown.' })
+  if (parsed.data.blocks !== undefined && !Array.isArray(parsed.data.blocks))
+    blocks.push({ kind: 'notice', text: '"blocks" is not an array, so no block is shown.' })
   const titleText = typeof parsed.data.title === 'string' ? parsed.data.title.trim() : ''
   const layout = chooseLayout(blocks, align)
   const title = titleText === '' ? '' : `<h1>${t(titleText)}</h1>`

@@ -39,11 +39,16 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
   const head = request.method === 'HEAD'
   const images = imagePolicy(host)
   const html = async (status: number, body: string, inlineStyle?: string) =>
-    textResponse(status, head ? '' : body, 'text/html; charset=utf-8', await pageHeaders({
-      inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
-      allowRemoteImages: images.allowRemote,
-      frameable: true,
-    }))
+    textResponse(
+      status,
+      head ? '' : body,
+      'text/html; charset=utf-8',
+      await pageHeaders({
+        inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
+        allowRemoteImages: images.allowRemote,
+        frameable: true,
+      }),
+    )
   let segments: string[]
   try {
     segments = request.path.split('/').slice(1).map(decodeURIComponent)
@@ -63,7 +68,9 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
         return { status: 404, body: editorNotFoundPage(first === undefined || first === '' ? request.path : first) }
       }
       const view = editorView(world, project, images)
-      return second === 'live' ? { status: 200, body: editorSlidesHtml(view) } : { status: 200, body: editorPage(view, project.slug), style: view.css }
+      return second === 'live'
+        ? { status: 200, body: editorSlidesHtml(view) }
+        : { status: 200, body: editorPage(view, project.slug), style: view.css }
     }
     // /sites/{hostname}{path}
     const hostname = first ?? ''

@@ -72,7 +72,12 @@ describe('deckTheme', () => {
 
   it('writes only hex colours, lengths and quoted fonts into the CSS, whatever the config holds', () => {
     const css = themeCss(
-      deckTheme(theme({ background: 'white', primary: 'red}</style><script>alert(1)</script>' }, { fontFamily: 'Evil"; } * { x: y', radius: '1rem;}x{' })),
+      deckTheme(
+        theme(
+          { background: 'white', primary: 'red}</style><script>alert(1)</script>' },
+          { fontFamily: 'Evil"; } * { x: y', radius: '1rem;}x{' },
+        ),
+      ),
     )
     expect(css).not.toMatch(/<|script|x:\s*y|\*/)
     expect(css).toContain('--slide-bg:#ffffff')

@@ -26,7 +26,8 @@ const DEFAULTS = {
   border: '#e2e8f0',
 } as const
 
-const FALLBACK_FONTS = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif'
+const FALLBACK_FONTS =
+  'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif'
 
 /** A CSS colour parsed by colord, or undefined when it is not one (a `var()`, garbage). */
 function parse(value: string | undefined): Colord | undefined {
@@ -93,7 +94,12 @@ function radius(value: string | undefined): string {
 export function fontStack(families: string | undefined): string {
   const named = (families ?? '')
     .split(',')
-    .map((family) => family.replace(/[^\p{L}\p{N} ._-]/gu, '').replace(/\s+/g, ' ').trim())
+    .map((family) =>
+      family
+        .replace(/[^\p{L}\p{N} ._-]/gu, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter((family) => family !== '' && family.length <= 80)
     .slice(0, 6)
     .map((family) => `"${family}"`)

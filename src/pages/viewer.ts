@@ -77,7 +77,9 @@ export function renderDeck(config: ProjectConfig, slides: readonly DeckSlide[], 
       name: slide.name,
       frame: `<article class="slide-frame" data-slide-id="${escapeHtml(slide.id)}">${content}${editing === null ? '' : editingOverlay(editing)}</article>`,
       thumb: `<button type="button" class="thumb${editing === null ? '' : ' is-editing'}" data-slide-id="${escapeHtml(slide.id)}" aria-label="${escapeHtml(label)}"><span class="thumb-slide" aria-hidden="true">${content}</span><span class="thumb-caption"><span class="thumb-number">${index + 1}</span><span class="thumb-name">${escapeHtml(slide.name)}</span></span>${
-        editing === null ? '' : `<span class="thumb-editing" data-testid="thumb-editing"><span class="spinner" aria-hidden="true"></span>${escapeHtml(who)}</span>`
+        editing === null
+          ? ''
+          : `<span class="thumb-editing" data-testid="thumb-editing"><span class="spinner" aria-hidden="true"></span>${escapeHtml(who)}</span>`
       }</button>`,
     }
   })
@@ -106,7 +108,9 @@ export function viewerBody(view: DeckView, options: ViewerOptions): string {
   const tools = [
     options.eventsUrl === undefined ? '' : '<span id="live" class="live" role="status" title="Live updates">Connecting…</span>',
     '<button id="overview-toggle" class="btn" type="button" aria-pressed="false" aria-keyshortcuts="O" title="Overview of all slides (O)">Overview</button>',
-    site ? '<button id="present" class="btn btn-primary" type="button" aria-keyshortcuts="F" title="Present full screen (F)">Present</button>' : '',
+    site
+      ? '<button id="present" class="btn btn-primary" type="button" aria-keyshortcuts="F" title="Present full screen (F)">Present</button>'
+      : '',
   ].join('')
   return `<div class="viewer viewer-${options.mode}">
 <header class="topbar">

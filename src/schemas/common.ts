@@ -10,10 +10,7 @@ import * as z from 'zod'
  */
 export type Strictness = 'request' | 'response'
 
-export function objectFor<Shape extends z.core.$ZodLooseShape>(
-  strictness: Strictness,
-  shape: Shape,
-) {
+export function objectFor<Shape extends z.core.$ZodLooseShape>(strictness: Strictness, shape: Shape) {
   return strictness === 'request' ? z.strictObject(shape) : z.object(shape)
 }
 
@@ -44,8 +41,13 @@ export function isRfc3339DateTime(text: string): boolean {
   const last = text.charCodeAt(text.length - 1)
   const zulu = last === 0x5a /* Z */ || last === 0x7a /* z */
   return (
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
-    twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 60 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    twoDigits(text, 11) <= 23 &&
+    twoDigits(text, 14) <= 59 &&
+    twoDigits(text, 17) <= 60 &&
     (zulu || (twoDigits(text, text.length - 5) <= 23 && twoDigits(text, text.length - 2) <= 59))
   )
 }

@@ -22,14 +22,7 @@ export const REQUIRED_COLOR_KEYS = [
 ] as const
 
 /** The keys of a colour set that may be present. */
-export const OPTIONAL_COLOR_KEYS = [
-  'card-border',
-  'chart-1',
-  'chart-2',
-  'chart-3',
-  'chart-4',
-  'chart-5',
-] as const
+export const OPTIONAL_COLOR_KEYS = ['card-border', 'chart-1', 'chart-2', 'chart-3', 'chart-4', 'chart-5'] as const
 
 /** Pattern of a palette token name, for example `--brand-blue`. */
 export const PALETTE_TOKEN_NAME = /^--[a-z][a-z0-9-]*$/
@@ -120,9 +113,7 @@ export type ProjectConfig = z.infer<typeof ProjectConfig>
 export const ProjectConfigResponse = projectConfig('response')
 
 /** The top-level keys of a project configuration, in spec order. */
-export const PROJECT_CONFIG_KEYS = Object.keys(ProjectConfig.shape) as Array<
-  keyof ProjectConfig
->
+export const PROJECT_CONFIG_KEYS = Object.keys(ProjectConfig.shape) as Array<keyof ProjectConfig>
 
 // The request variants inside ProjectConfig, not built a second time.
 export const Theme = ProjectConfig.shape.theme.unwrap()

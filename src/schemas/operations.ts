@@ -147,16 +147,10 @@ type SchemaOutput<S> = S extends z.ZodType ? z.output<S> : undefined
 type SchemaInput<S> = S extends z.ZodType ? z.input<S> : undefined
 
 /** The validated body an operation receives. */
-export type OperationBody<Id extends OperationId> = Operations[Id] extends { body: infer B }
-  ? SchemaOutput<B>
-  : undefined
+export type OperationBody<Id extends OperationId> = Operations[Id] extends { body: infer B } ? SchemaOutput<B> : undefined
 /** The body a client may send (server defaults optional). */
-export type OperationBodyInput<Id extends OperationId> = Operations[Id] extends { body: infer B }
-  ? SchemaInput<B>
-  : undefined
+export type OperationBodyInput<Id extends OperationId> = Operations[Id] extends { body: infer B } ? SchemaInput<B> : undefined
 /** The validated query an operation receives. */
-export type OperationQuery<Id extends OperationId> = Operations[Id] extends { query: infer Q }
-  ? SchemaOutput<Q>
-  : undefined
+export type OperationQuery<Id extends OperationId> = Operations[Id] extends { query: infer Q } ? SchemaOutput<Q> : undefined
 /** The 200 body an operation answers. */
 export type OperationResult<Id extends OperationId> = z.output<Operations[Id]['response']>

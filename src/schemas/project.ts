@@ -118,9 +118,7 @@ export const ProjectUrlConfig = z.object({
     projectSubdomainId: z.string().optional(),
     projectDomainId: z.string().optional(),
   }),
-  availableSubdomains: z.array(
-    z.object({ id: z.string(), subdomain: z.string(), isCustom: z.boolean() }),
-  ),
+  availableSubdomains: z.array(z.object({ id: z.string(), subdomain: z.string(), isCustom: z.boolean() })),
   availableDomains: z.array(z.object({ id: z.string(), hostname: z.string() })),
 })
 export type ProjectUrlConfig = z.infer<typeof ProjectUrlConfig>

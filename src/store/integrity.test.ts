@@ -25,25 +25,34 @@ const corruptions: Array<[string, (d: Doc) => void]> = [
   ['nothing', () => undefined],
   ['a duplicate id', (d) => d.users.push({ ...d.users[0] })],
   ['a duplicate project slug', (d) => (d.projects[1].slug = d.projects[0].slug)],
-  ['two duplicate slugs and a duplicate label', (d) => {
-    d.projects[2].slug = d.projects[0].slug
-    d.projects[3].slug = d.projects[1].slug
-    d.subdomains[1].subdomain = d.subdomains[0].subdomain
-  }],
+  [
+    'two duplicate slugs and a duplicate label',
+    (d) => {
+      d.projects[2].slug = d.projects[0].slug
+      d.projects[3].slug = d.projects[1].slug
+      d.subdomains[1].subdomain = d.subdomains[0].subdomain
+    },
+  ],
   ['a duplicate key value', (d) => (d.apiKeys[1].key = d.apiKeys[0].key)],
   ['a duplicate hostname', (d) => d.domains.push({ ...d.domains[0], id: 'dom_copy' })],
   ['two projects at one place', (d) => (d.projects[1].placement = { ...d.projects[0].placement })],
   ['two publications of one project', (d) => d.publications.push({ ...d.publications[0], id: 'pub_copy' })],
-  ['places that only look alike', (d) => {
-    d.subdomains.push({ ...d.subdomains[0], id: 'a b', subdomain: 'look-1' }, { ...d.subdomains[0], id: 'a', subdomain: 'look-2' })
-    d.projects[0].placement = { type: 'subdomain', subdomainId: 'a b', linkId: 'l1', path: 'c' }
-    d.projects[1].placement = { type: 'subdomain', subdomainId: 'a', linkId: 'l2', path: 'b c' }
-  }],
-  ['dangling references', (d) => {
-    d.projects[0].teamId = 'team_gone'
-    d.versions[0].projectId = 'prj_gone'
-    d.projects[1].collaborators = ['usr_gone']
-  }],
+  [
+    'places that only look alike',
+    (d) => {
+      d.subdomains.push({ ...d.subdomains[0], id: 'a b', subdomain: 'look-1' }, { ...d.subdomains[0], id: 'a', subdomain: 'look-2' })
+      d.projects[0].placement = { type: 'subdomain', subdomainId: 'a b', linkId: 'l1', path: 'c' }
+      d.projects[1].placement = { type: 'subdomain', subdomainId: 'a', linkId: 'l2', path: 'b c' }
+    },
+  ],
+  [
+    'dangling references',
+    (d) => {
+      d.projects[0].teamId = 'team_gone'
+      d.versions[0].projectId = 'prj_gone'
+      d.projects[1].collaborators = ['usr_gone']
+    },
+  ],
 ]
 
 describe('integrityProblems with the world loaded from the document', () => {
@@ -61,20 +70,44 @@ describe('integrityProblems with the world loaded from the document', () => {
 
 describe('integrityProblems names each broken reference once, in document order', () => {
   const cases: Array<[string, (d: Doc) => void, (d: Doc) => string[]]> = [
-    ['a latest version that does not exist', (d) => (d.projects[0].latestVersionId = 'ver_gone'), () => ['projects[0].latestVersionId: no versions record "ver_gone"']],
-    ['a latest version of another project', (d) => (d.projects[0].latestVersionId = d.projects[1].latestVersionId), (d) => [
-      `projects[0].latestVersionId: version "${d.projects[1].latestVersionId}" belongs to project "${d.projects[1].id}", not "${d.projects[0].id}"`,
-    ]],
-    ['an own subdomain that does not exist, placed elsewhere', (d) => (d.projects[0].subdomainId = 'sub_gone'), () => ['projects[0].subdomainId: no subdomains record "sub_gone"']],
-    ['an own subdomain that does not exist, placed on it', (d) => {
-      d.projects[0].subdomainId = 'sub_gone'
-      d.projects[0].placement = { ...d.projects[0].placement, subdomainId: 'sub_gone' }
-    }, () => ['projects[0].subdomainId: no subdomains record "sub_gone"', 'projects[0].placement.subdomainId: no subdomains record "sub_gone"']],
-    ['a publication of a version that does not exist', (d) => (d.publications[0].versionId = 'ver_gone'), () => ['publications[0].versionId: no versions record "ver_gone"']],
+    [
+      'a latest version that does not exist',
+      (d) => (d.projects[0].latestVersionId = 'ver_gone'),
+      () => ['projects[0].latestVersionId: no versions record "ver_gone"'],
+    ],
+    [
+      'a latest version of another project',
+      (d) => (d.projects[0].latestVersionId = d.projects[1].latestVersionId),
+      (d) => [
+        `projects[0].latestVersionId: version "${d.projects[1].latestVersionId}" belongs to project "${d.projects[1].id}", not "${d.projects[0].id}"`,
+      ],
+    ],
+    [
+      'an own subdomain that does not exist, placed elsewhere',
+      (d) => (d.projects[0].subdomainId = 'sub_gone'),
+      () => ['projects[0].subdomainId: no subdomains record "sub_gone"'],
+    ],
+    [
+      'an own subdomain that does not exist, placed on it',
+      (d) => {
+        d.projects[0].subdomainId = 'sub_gone'
+        d.projects[0].placement = { ...d.projects[0].placement, subdomainId: 'sub_gone' }
+      },
+      () => [
+        'projects[0].subdomainId: no subdomains record "sub_gone"',
+        'projects[0].placement.subdomainId: no subdomains record "sub_gone"',
+      ],
+    ],
+    [
+      'a publication of a version that does not exist',
+      (d) => (d.publications[0].versionId = 'ver_gone'),
+      () => ['publications[0].versionId: no versions record "ver_gone"'],
+    ],
   ]
   it.each(cases)('%s', (_, corrupt, expected) => {
     const broken = JSON.parse(pristine) as Doc
-    const placedOnOwn = broken.projects[0].placement.type === 'subdomain' && broken.projects[0].placement.subdomainId === broken.projects[0].subdomainId
+    const placedOnOwn =
+      broken.projects[0].placement.type === 'subdomain' && broken.projects[0].placement.subdomainId === broken.projects[0].subdomainId
     expect(placedOnOwn).toBe(true)
     corrupt(broken)
     const doc = broken as unknown as StateDocument

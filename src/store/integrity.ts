@@ -62,7 +62,14 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
   unique('memberships', doc.memberships, 'userId+teamId', (m) => `${m.userId}|${m.teamId}`)
   unique('apiKeys', doc.apiKeys, 'key', (k) => k.key, counts?.apiKeyValues)
   unique('projects', doc.projects, 'slug', (p) => p.slug, counts?.projectSlugs)
-  unique('projects', doc.projects, 'placement', (p) => placementKey(p.placement), counts?.projectPlacements, (p) => placementLabel(p.placement))
+  unique(
+    'projects',
+    doc.projects,
+    'placement',
+    (p) => placementKey(p.placement),
+    counts?.projectPlacements,
+    (p) => placementLabel(p.placement),
+  )
   unique('subdomains', doc.subdomains, 'subdomain', (s) => s.subdomain, counts?.subdomainLabels)
   unique('domains', doc.domains, 'hostname', (d) => d.hostname, counts?.domainHostnames)
   unique('publications', doc.publications, 'projectId', (p) => p.projectId, counts?.publicationProjects)
@@ -122,7 +129,8 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     ownVersion(p.id, p.publishedVersionId, publishedOwner, 'projects', i, 'publishedVersionId')
     if (p.placement.type === 'domain') ref('domains', p.placement.domainId, 'projects', i, 'placement.domainId')
     // Most projects are placed on their own subdomain, found just above.
-    else if (!(ownSubdomain && p.placement.subdomainId === p.subdomainId)) ref('subdomains', p.placement.subdomainId, 'projects', i, 'placement.subdomainId')
+    else if (!(ownSubdomain && p.placement.subdomainId === p.subdomainId))
+      ref('subdomains', p.placement.subdomainId, 'projects', i, 'placement.subdomainId')
     for (let j = 0; j < p.collaborators.length; j++) ref('users', p.collaborators[j]!, 'projects', i, `collaborators[${j}]`)
   }
   for (let i = 0; i < doc.versions.length; i++) ref('projects', doc.versions[i]!.projectId, 'versions', i, 'projectId')

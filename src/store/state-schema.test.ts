@@ -14,9 +14,23 @@ import { StateDocument } from './world.js'
 function schemaDepth(schema: z.core.$ZodType): number {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string }
   switch (def.type) {
-    case 'string': case 'number': case 'boolean': case 'null': case 'literal': case 'enum': case 'undefined': case 'bigint': case 'date':
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+    case 'literal':
+    case 'enum':
+    case 'undefined':
+    case 'bigint':
+    case 'date':
       return 0
-    case 'optional': case 'nullable': case 'default': case 'readonly': case 'prefault': case 'nonoptional': case 'catch':
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'readonly':
+    case 'prefault':
+    case 'nonoptional':
+    case 'catch':
       return schemaDepth(def.innerType as z.core.$ZodType)
     case 'pipe':
       return Math.max(schemaDepth(def.in as z.core.$ZodType), schemaDepth(def.out as z.core.$ZodType))
@@ -25,7 +39,8 @@ function schemaDepth(schema: z.core.$ZodType): number {
     case 'array':
       return 1 + schemaDepth(def.element as z.core.$ZodType)
     case 'object': {
-      if (def.catchall !== undefined && (def.catchall as z.core.$ZodType)._zod.def.type !== 'never') throw new Error('an object that accepts other keys')
+      if (def.catchall !== undefined && (def.catchall as z.core.$ZodType)._zod.def.type !== 'never')
+        throw new Error('an object that accepts other keys')
       return 1 + Math.max(0, ...Object.values(def.shape as Record<string, z.core.$ZodType>).map(schemaDepth))
     }
     default:
@@ -45,10 +60,18 @@ describe('the state document schema', () => {
     const state = await emulator.control.getState()
     let deep: unknown = 'x'
     for (let i = 0; i < 100_000; i++) deep = { a: deep }
-    const withDeep = (doc: object) => emulator.control.putState(doc).then(() => 'accepted', (error: { hint?: string }) => error.hint)
+    const withDeep = (doc: object) =>
+      emulator.control.putState(doc).then(
+        () => 'accepted',
+        (error: { hint?: string }) => error.hint,
+      )
     expect(await withDeep({ ...state, extra: deep })).toMatch(/^not a valid state document: extra(\.a)+: nested deeper than 64 levels$/)
-    expect(await withDeep({ ...state, users: [{ ...state.users[0], name: deep }] })).toMatch(/^not a valid state document: users\[0\]\.name(\.a)+: nested/)
-    expect(await withDeep({ ...state, users: [{ ...state.users[0], name: 42 }] })).toMatch(/^not a valid state document: users\[0\]\.name: must be a string/)
+    expect(await withDeep({ ...state, users: [{ ...state.users[0], name: deep }] })).toMatch(
+      /^not a valid state document: users\[0\]\.name(\.a)+: nested/,
+    )
+    expect(await withDeep({ ...state, users: [{ ...state.users[0], name: 42 }] })).toMatch(
+      /^not a valid state document: users\[0\]\.name: must be a string/,
+    )
     await emulator.close()
   })
 })

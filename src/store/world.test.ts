@@ -10,13 +10,23 @@ function listings(world: World): Record<string, unknown[]> {
     out[`projects of ${team.id}`] = [...{ [Symbol.iterator]: () => world.projectsOfTeam(team.id) }]
     out[`templates of ${team.id}`] = [...{ [Symbol.iterator]: () => world.templatesOfTeam(team.id) }]
   }
-  for (const user of world.users.values()) out[`shared with ${user.id}`] = [...{ [Symbol.iterator]: () => world.projectsSharedWith(user.id) }]
+  for (const user of world.users.values())
+    out[`shared with ${user.id}`] = [...{ [Symbol.iterator]: () => world.projectsSharedWith(user.id) }]
   return out
 }
 
 describe('recency indexes gathered while a world is filled', () => {
   it('list what a world written record by record lists, after a fixtures build (with its updates) and after a state load', async () => {
-    const built = await buildWorld(parseFixtures({ ...BUILT_IN_FIXTURES, projects: [...(BUILT_IN_FIXTURES.projects ?? []), { teamId: 'team_acme', count: 40, versions: 3, published: true, collaborators: ['usr_bob'] }] }), 7)
+    const built = await buildWorld(
+      parseFixtures({
+        ...BUILT_IN_FIXTURES,
+        projects: [
+          ...(BUILT_IN_FIXTURES.projects ?? []),
+          { teamId: 'team_acme', count: 40, versions: 3, published: true, collaborators: ['usr_bob'] },
+        ],
+      }),
+      7,
+    )
     const doc = JSON.parse(JSON.stringify(built.toState()))
     const oneByOne = new World(doc.seed, doc.sequence)
     for (const name of TABLE_NAMES) for (const record of doc[name]) oneByOne.table(name).insert(record)

@@ -129,7 +129,10 @@ export class World {
    */
   #gathering: Map<Map<string, RecencyIndex>, Map<string, Gathered>> | undefined
 
-  constructor(readonly seed: number, sequence = 0) {
+  constructor(
+    readonly seed: number,
+    sequence = 0,
+  ) {
     this.sequence = { value: sequence }
     const next = createIdFactory(seed, this.sequence)
     // A hand-edited state document may carry a lowered sequence: never
@@ -312,7 +315,10 @@ export class World {
 
   /** The project placed at `path` of a subdomain or domain (by record id). */
   projectAt(where: { subdomainId: string } | { domainId: string }, path: string): ProjectRecord | undefined {
-    const key = 'subdomainId' in where ? placementKey({ type: 'subdomain', subdomainId: where.subdomainId, path }) : placementKey({ type: 'domain', domainId: where.domainId, path })
+    const key =
+      'subdomainId' in where
+        ? placementKey({ type: 'subdomain', subdomainId: where.subdomainId, path })
+        : placementKey({ type: 'domain', domainId: where.domainId, path })
     const id = this.#projectByPlacement.get(key)
     return id === undefined ? undefined : this.projects.get(id)
   }
@@ -328,7 +334,10 @@ export class World {
    * slugs, placements, subdomain labels, key values, hostnames and
    * publications unique without indexing them again.
    */
-  uniqueValueCounts(): Record<'projectSlugs' | 'projectPlacements' | 'subdomainLabels' | 'apiKeyValues' | 'domainHostnames' | 'publicationProjects', number> {
+  uniqueValueCounts(): Record<
+    'projectSlugs' | 'projectPlacements' | 'subdomainLabels' | 'apiKeyValues' | 'domainHostnames' | 'publicationProjects',
+    number
+  > {
     return {
       projectSlugs: this.#projectBySlug.size,
       projectPlacements: this.#projectByPlacement.size,

@@ -85,7 +85,10 @@ function toQuery(query: Record<string, unknown>): string {
  * plane. Call it in `beforeEach` for a clean slate per test: that is the
  * per-test reset that never disturbs a parallel file.
  */
-export async function createAccount(options: CreateAccountRequest = {}, connection: EmulatorConnection = emulatorConnection()): Promise<EmulatorAccount> {
+export async function createAccount(
+  options: CreateAccountRequest = {},
+  connection: EmulatorConnection = emulatorConnection(),
+): Promise<EmulatorAccount> {
   const created = await callControl<CreateAccountResponse>(connection, 'POST', '/accounts', options)
   const call = <T>(method: string, path: string, body?: unknown) => callControl<T>(connection, method, path, body)
   return {
@@ -103,13 +106,15 @@ export async function createAccount(options: CreateAccountRequest = {}, connecti
       return (await call<{ requests: JournalEntry[] }>('GET', `/requests${toQuery({ ...query, keyId: created.keyId })}`)).requests
     },
     async waitForRequest(filter = {}, options = {}) {
-      return (await call<{ request: JournalEntry }>('GET', `/requests/wait${toQuery({ ...filter, ...options, keyId: created.keyId })}`)).request
+      return (await call<{ request: JournalEntry }>('GET', `/requests/wait${toQuery({ ...filter, ...options, keyId: created.keyId })}`))
+        .request
     },
     async setCredits(credits) {
       await call('PUT', `/teams/${encodeURIComponent(created.teamId)}/credits`, { credits })
     },
     completeJob: (jobId) => call<JobStatusResponse>('POST', `/jobs/${encodeURIComponent(jobId)}/complete`),
-    failJob: (jobId, error) => call<JobStatusResponse>('POST', `/jobs/${encodeURIComponent(jobId)}/fail`, error === undefined ? {} : { error }),
+    failJob: (jobId, error) =>
+      call<JobStatusResponse>('POST', `/jobs/${encodeURIComponent(jobId)}/fail`, error === undefined ? {} : { error }),
   }
 }
 

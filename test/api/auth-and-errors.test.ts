@@ -90,7 +90,14 @@ describe.each(WAYS)('authentication and error handling (%s)', (way) => {
     const reply = await h.api('GET', '/teams')
     const [latest] = h.emulator.emulator.journal.list({ limit: 1 })
     expect(reply.headers['x-request-id']).toBe(latest?.id)
-    expect(latest).toMatchObject({ method: 'GET', path: '/v1/teams', operationId: 'listTeams', status: 200, keyId: 'key_alice', userId: 'usr_alice' })
+    expect(latest).toMatchObject({
+      method: 'GET',
+      path: '/v1/teams',
+      operationId: 'listTeams',
+      status: 200,
+      keyId: 'key_alice',
+      userId: 'usr_alice',
+    })
   })
 })
 

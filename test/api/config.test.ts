@@ -31,7 +31,10 @@ describe.each(WAYS)('project config (%s)', (way) => {
       tokens: { palette: [{ name: '--brand', value: '#123' }], fonts: [] },
     })
     await put({ theme, tokens: { fonts: [{ name: '--font-body', family: 'Inter', url: 'https://fonts.example/inter.css' }] } })
-    expect(await get()).toEqual({ theme, tokens: { palette: [], fonts: [{ name: '--font-body', family: 'Inter', url: 'https://fonts.example/inter.css' }] } })
+    expect(await get()).toEqual({
+      theme,
+      tokens: { palette: [], fonts: [{ name: '--font-body', family: 'Inter', url: 'https://fonts.example/inter.css' }] },
+    })
   })
 
   it('creates a new version on every update and returns its id as latestVersion', async () => {
@@ -75,7 +78,11 @@ describe.each(WAYS)('project config (%s)', (way) => {
     ['__proto__', '{"config":{"__proto__":{"polluted":true}}}', 'config: unknown key "__proto__"'],
     ['constructor', '{"config":{"constructor":{"prototype":{"polluted":true}}}}', 'config: unknown key "constructor"'],
     ['prototype in tokens', '{"config":{"tokens":{"prototype":[]}}}', 'config.tokens: unknown key "prototype"'],
-    ['__proto__ in a colour set', `{"config":{"theme":{"fontFamily":"a","radius":"b","colors":{"default":${JSON.stringify({ ...colors, __proto__x: 1 }).replace('__proto__x', '__proto__')}}}}}`, 'config.theme.colors.default: unknown key "__proto__"'],
+    [
+      '__proto__ in a colour set',
+      `{"config":{"theme":{"fontFamily":"a","radius":"b","colors":{"default":${JSON.stringify({ ...colors, __proto__x: 1 }).replace('__proto__x', '__proto__')}}}}}`,
+      'config.theme.colors.default: unknown key "__proto__"',
+    ],
     ['a missing config', '{}', 'config: is required'],
   ])('rejects %s with 400, stores nothing and pollutes no prototype', async (_, raw, hint) => {
     const before = await get()

@@ -18,7 +18,11 @@ describe.each(WAYS)('generation jobs (%s)', (way) => {
     [{ prompt: 'a' }, 200, ''],
     [{}, 400, 'prompt: is required'],
     [{ prompt: 'a', referenceImageUrls: Array(20).fill('https://img.example/a.png') }, 200, ''],
-    [{ prompt: 'a', referenceImageUrls: Array(21).fill('https://img.example/a.png') }, 400, 'referenceImageUrls: must have at most 20 items'],
+    [
+      { prompt: 'a', referenceImageUrls: Array(21).fill('https://img.example/a.png') },
+      400,
+      'referenceImageUrls: must have at most 20 items',
+    ],
     [{ prompt: 'a', referenceImageUrls: ['not a url'] }, 400, 'referenceImageUrls[0]'],
     [{ prompt: 'a', model: 'fast' }, 200, ''],
     [{ prompt: 'a', model: 'quality' }, 200, ''],

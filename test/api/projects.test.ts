@@ -178,7 +178,10 @@ describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
   })
 
   it('answers the URL configuration of a custom-domain project consistently with its publishedUrl', async () => {
-    const url = expectSchema(ProjectUrlConfig, (await h.api('GET', '/projects/q3-business-review/url', { key: 'pres_test_alice_acme' })).body)
+    const url = expectSchema(
+      ProjectUrlConfig,
+      (await h.api('GET', '/projects/q3-business-review/url', { key: 'pres_test_alice_acme' })).body,
+    )
     expect(url.current).toMatchObject({ type: 'domain', hostname: 'decks.acme.example', path: '/q3-business-review' })
     expect(url.availableDomains.map((d) => d.hostname)).toEqual(['decks.acme.example'])
     expect(url.availableSubdomains.some((s) => s.isCustom && s.subdomain === 'acme')).toBe(true)

@@ -98,7 +98,9 @@ describe('rate-limit defaults', () => {
     const emulator = createEmulator({ clock: 'manual', rateLimit: 50 })
     const statuses: number[] = []
     for (let n = 0; n < 51; n++) {
-      statuses.push((await emulator.fetch('http://127.0.0.1:4010/v1/teams', { headers: { authorization: 'Bearer pres_test_alice' } })).status)
+      statuses.push(
+        (await emulator.fetch('http://127.0.0.1:4010/v1/teams', { headers: { authorization: 'Bearer pres_test_alice' } })).status,
+      )
     }
     expect(statuses.filter((status) => status === 429)).toEqual([429])
     await emulator.close()

@@ -105,7 +105,9 @@ describe.each(WAYS)('slides (%s)', (way) => {
     it('changes only the file sent, keeps the others byte-identical and answers all three files', async () => {
       const [first] = storedSlides('welcome-deck')
       const before = storedFiles(first!.id)
-      const reply = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: { files: { 'slide.content.json': VALID_CONTENT } } })
+      const reply = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, {
+        json: { files: { 'slide.content.json': VALID_CONTENT } },
+      })
       expect(reply.status).toBe(200)
       const body = expectSchema(UpdateSlideResponse, reply.body)
       expect(body.slideId).toBe(first!.id)
@@ -137,7 +139,9 @@ describe.each(WAYS)('slides (%s)', (way) => {
       const [first] = storedSlides('welcome-deck')
       const before = await detail('welcome-deck')
       await h.emulator.control.advanceClock({ ms: 60_000 })
-      const one = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: { files: { 'slide.content.json': VALID_CONTENT } } })
+      const one = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, {
+        json: { files: { 'slide.content.json': VALID_CONTENT } },
+      })
       const afterOne = await detail('welcome-deck')
       expect(one.body.versionId).not.toBe(before.latestVersion!.id)
       expect(afterOne.latestVersion!.id).toBe(one.body.versionId)
@@ -147,7 +151,9 @@ describe.each(WAYS)('slides (%s)', (way) => {
 
       // The same content again is still an update, with a version of its own.
       await h.emulator.control.advanceClock({ ms: 1000 })
-      const two = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: { files: { 'slide.content.json': VALID_CONTENT } } })
+      const two = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, {
+        json: { files: { 'slide.content.json': VALID_CONTENT } },
+      })
       const afterTwo = await detail('welcome-deck')
       expect(two.body.versionId).not.toBe(one.body.versionId)
       expect(afterTwo.latestVersion!.id).toBe(two.body.versionId)
@@ -164,7 +170,10 @@ describe.each(WAYS)('slides (%s)', (way) => {
 
     it('lets a collaborator update a slide of a project shared with them', async () => {
       const [first] = storedSlides('bobs-roadmap')
-      const reply = await h.api('PUT', `/projects/bobs-roadmap/slides/${first!.id}`, { key: ALICE, json: { files: { 'slide.tsx': VALID_TSX } } })
+      const reply = await h.api('PUT', `/projects/bobs-roadmap/slides/${first!.id}`, {
+        key: ALICE,
+        json: { files: { 'slide.tsx': VALID_TSX } },
+      })
       expect(reply.status).toBe(200)
       expect(storedFiles(first!.id)['slide.tsx']).toBe(VALID_TSX)
     })
@@ -178,7 +187,11 @@ describe.each(WAYS)('slides (%s)', (way) => {
         { 'slide.tsx': 'export function Slide() {\n  return <div />;\n}\n' },
         'slide.tsx:1:1: No default export; export the slide component with `export default function Slide() {…}` or `export { Slide as default }`',
       ],
-      ['unclosed JSX', { 'slide.tsx': 'export default function Slide() {\n  return <div>;\n}\n' }, 'slide.tsx:2:15: Unterminated JSX contents.'],
+      [
+        'unclosed JSX',
+        { 'slide.tsx': 'export default function Slide() {\n  return <div>;\n}\n' },
+        'slide.tsx:2:15: Unterminated JSX contents.',
+      ],
       [
         'invalid JSON in slide.content.json',
         { 'slide.content.json': '{\n  "title": "Agenda",\n  "blocks": [,]\n}\n' },
@@ -189,14 +202,26 @@ describe.each(WAYS)('slides (%s)', (way) => {
         { 'slide.content.json': '{\n  "title": "Agenda",\n}\n' },
         `slide.content.json:3:1: Expected a property name in double quotes, found '}' (JSON allows no trailing comma)`,
       ],
-      ['slide.content.json that is a JSON string', { 'slide.content.json': '"just text"' }, 'slide.content.json:1:1: Expected a JSON object or array at the top level, got a string'],
-      ['an empty slide.content.json', { 'slide.content.json': '' }, 'slide.content.json:1:1: Expected a JSON value, found the end of the input'],
+      [
+        'slide.content.json that is a JSON string',
+        { 'slide.content.json': '"just text"' },
+        'slide.content.json:1:1: Expected a JSON object or array at the top level, got a string',
+      ],
+      [
+        'an empty slide.content.json',
+        { 'slide.content.json': '' },
+        'slide.content.json:1:1: Expected a JSON value, found the end of the input',
+      ],
       [
         'invalid JSON in slide.controls.json',
         { 'slide.controls.json': '{\n  "controls": [\n    { id: "accent" }\n  ]\n}\n' },
         `slide.controls.json:3:7: Unexpected word 'id', expected a property name in double quotes`,
       ],
-      ['slide.controls.json that is a JSON number', { 'slide.controls.json': '\n 7\n' }, 'slide.controls.json:2:2: Expected a JSON object or array at the top level, got a number'],
+      [
+        'slide.controls.json that is a JSON number',
+        { 'slide.controls.json': '\n 7\n' },
+        'slide.controls.json:2:2: Expected a JSON object or array at the top level, got a number',
+      ],
       [
         'one invalid file among valid ones (all or nothing)',
         { 'slide.tsx': VALID_TSX, 'slide.content.json': VALID_CONTENT, 'slide.controls.json': '[' },
@@ -226,8 +251,16 @@ describe.each(WAYS)('slides (%s)', (way) => {
     it.each([
       ['an empty files object', { files: {} }, /at least one of slide\.tsx, slide\.content\.json, slide\.controls\.json/],
       ['an unknown file key', { files: { 'slide.css': 'h1{}' } }, /unknown key "slide\.css"/],
-      ['an unknown file key next to a valid one', { files: { 'slide.tsx': VALID_TSX, 'Slide.tsx': VALID_TSX } }, /unknown key "Slide\.tsx"/],
-      ['a non-string file value', { files: { 'slide.content.json': { title: 'x', blocks: [] } } }, /slide\.content\.json.*must be a string, got an object/],
+      [
+        'an unknown file key next to a valid one',
+        { files: { 'slide.tsx': VALID_TSX, 'Slide.tsx': VALID_TSX } },
+        /unknown key "Slide\.tsx"/,
+      ],
+      [
+        'a non-string file value',
+        { files: { 'slide.content.json': { title: 'x', blocks: [] } } },
+        /slide\.content\.json.*must be a string, got an object/,
+      ],
       ['a null file value', { files: { 'slide.tsx': null } }, /slide\.tsx.*must be a string, got null/],
       ['a body without files', {}, /^files: is required$/],
       ['files that is not an object', { files: 'slide.tsx' }, /^files: must be an object, got a string$/],
@@ -320,7 +353,11 @@ describe.each(WAYS)('slides (%s)', (way) => {
       })
       expect(on.status).toBe(200)
       expect(expectSchema(SuccessResponse, on.body)).toStrictEqual({ success: true })
-      expect(world().slides.get(first!.id)!.editing).toStrictEqual({ agentName: 'Claude', editPrompt: 'Tighten the title & <bullets>', since: now })
+      expect(world().slides.get(first!.id)!.editing).toStrictEqual({
+        agentName: 'Claude',
+        editPrompt: 'Tighten the title & <bullets>',
+        since: now,
+      })
 
       const frame = await editorFrame('welcome-deck', first!.id)
       expect(frame).toContain('data-testid="editing-indicator"')
@@ -412,7 +449,9 @@ describe.each(WAYS)('slides (%s)', (way) => {
     })
 
     it('takes a name and overrides only the files given', async () => {
-      const reply = await h.api('POST', '/projects/welcome-deck/slides', { json: { name: 'Agenda', files: { 'slide.content.json': VALID_CONTENT } } })
+      const reply = await h.api('POST', '/projects/welcome-deck/slides', {
+        json: { name: 'Agenda', files: { 'slide.content.json': VALID_CONTENT } },
+      })
       expect(reply.status).toBe(200)
       expect((await listSlides('welcome-deck')).at(-1)).toEqual({ id: reply.body.slideId, name: 'Agenda' })
       expect(storedFiles(reply.body.slideId)).toStrictEqual({ ...blankSlideFiles(), 'slide.content.json': VALID_CONTENT })
@@ -433,7 +472,11 @@ describe.each(WAYS)('slides (%s)', (way) => {
 
     it.each([
       ['invalid TSX', { files: { 'slide.tsx': TSX_SYNTAX_ERROR } }, 'slide.tsx:3:18: Unexpected token, expected ","'],
-      ['content that is a JSON string', { files: { 'slide.content.json': '"x"' } }, 'slide.content.json:1:1: Expected a JSON object or array at the top level, got a string'],
+      [
+        'content that is a JSON string',
+        { files: { 'slide.content.json': '"x"' } },
+        'slide.content.json:1:1: Expected a JSON object or array at the top level, got a string',
+      ],
       ['an empty name', { name: '' }, 'name: must not be empty'],
       ['an unknown file key', { files: { 'slide.md': '# x' } }, 'files: unknown key "slide.md"'],
     ])('rejects a create with %s and adds nothing', async (_, json, hint) => {
@@ -455,7 +498,9 @@ describe.each(WAYS)('slides (%s)', (way) => {
       expect(copy.at(-1)!.id).not.toBe(created.body.slideId)
       expect(storedFiles(copy.at(-1)!.id)).toStrictEqual(storedFiles(created.body.slideId))
       // The copy's slides belong to the copy: the source's ids are not reachable through its slug.
-      const through = await h.api('PUT', `/projects/${duplicate.projectSlug}/slides/${created.body.slideId}`, { json: { files: { 'slide.tsx': VALID_TSX } } })
+      const through = await h.api('PUT', `/projects/${duplicate.projectSlug}/slides/${created.body.slideId}`, {
+        json: { files: { 'slide.tsx': VALID_TSX } },
+      })
       expectError(through, 404, 'NOT_FOUND')
     })
   })

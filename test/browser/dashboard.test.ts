@@ -189,7 +189,14 @@ describe('the dashboard in Chromium', () => {
     const details = page.locator('#request-details')
     expect(await details.isVisible()).toBe(true)
     const entry = JSON.parse((await page.locator('#request-details-body').textContent())!)
-    expect(entry).toMatchObject({ method: 'GET', path: '/v1/projects', operationId: 'listProjects', status: 200, keyId: 'key_bob', userId: 'usr_bob' })
+    expect(entry).toMatchObject({
+      method: 'GET',
+      path: '/v1/projects',
+      operationId: 'listProjects',
+      status: 200,
+      keyId: 'key_bob',
+      userId: 'usr_bob',
+    })
     await page.screenshot({ path: screenshotPath('dashboard-journal-filtered'), fullPage: true })
   })
 

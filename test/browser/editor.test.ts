@@ -35,7 +35,9 @@ describe('the editor page in Chromium', () => {
   })
 
   it('shows a generated project’s header change when its generation completes, without a reload', async () => {
-    const job = (await served.api('POST', '/projects/generate', ACME, { prompt: 'Quarterly results for the board', templateId: 'tpl_acme_quarterly' })).body
+    const job = (
+      await served.api('POST', '/projects/generate', ACME, { prompt: 'Quarterly results for the board', templateId: 'tpl_acme_quarterly' })
+    ).body
     const { page } = await open(new URL(job.editorUrl).pathname)
     const status = page.getByTestId('generation-status')
     await expect.poll(() => status.textContent()).toBe('Generating')
@@ -84,7 +86,10 @@ describe('the editor page in Chromium', () => {
     const thumbBadge = page.locator(`#thumbs .thumb[data-slide-id="${slides[1].id}"] [data-testid="thumb-editing"]`)
 
     const before = Date.now()
-    await served.api('POST', `/projects/welcome-deck/slides/${slides[1].id}/editing`, ALICE, { agentName: 'Claude', editPrompt: 'Tighten the quote and add the source' })
+    await served.api('POST', `/projects/welcome-deck/slides/${slides[1].id}/editing`, ALICE, {
+      agentName: 'Claude',
+      editPrompt: 'Tighten the quote and add the source',
+    })
     await stageIndicator.waitFor()
     console.log(`editing indicator appeared ${Date.now() - before} ms after the API call`)
     expect(await stageIndicator.textContent()).toContain('Claude is editing this slide')
@@ -106,7 +111,9 @@ describe('the editor page in Chromium', () => {
     const { page } = await open('/editor/welcome-deck')
     await expect.poll(() => page.locator('#live').textContent()).toBe('Live')
     await served.api('PUT', `/projects/welcome-deck/slides/${slides[0].id}`, ALICE, {
-      files: { 'slide.content.json': JSON.stringify({ title: 'Welcome, live', blocks: [{ type: 'text', text: 'Edited while you watched' }] }) },
+      files: {
+        'slide.content.json': JSON.stringify({ title: 'Welcome, live', blocks: [{ type: 'text', text: 'Edited while you watched' }] }),
+      },
     })
     await page.locator('#stage .slide-frame.current h1', { hasText: 'Welcome, live' }).waitFor()
     expect(await page.locator(`#thumbs .thumb[data-slide-id="${slides[0].id}"] h1`).textContent()).toBe('Welcome, live')
@@ -158,11 +165,17 @@ describe('the editor page in Chromium', () => {
       files: {
         'slide.content.json': JSON.stringify({
           title: 'Everything at once',
-          blocks: [{ type: 'bullets', items: bullets }, { type: 'quote', text: 'The last word.', author: 'Someone' }],
+          blocks: [
+            { type: 'bullets', items: bullets },
+            { type: 'quote', text: 'The last word.', author: 'Someone' },
+          ],
         }),
       },
     })
-    await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, { name: 'Short', files: { 'slide.content.json': JSON.stringify({ title: 'Short', blocks: [] }) } })
+    await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, {
+      name: 'Short',
+      files: { 'slide.content.json': JSON.stringify({ title: 'Short', blocks: [] }) },
+    })
     const { page } = await open(`/editor/${project.projectSlug}`)
     const current = page.locator('#stage .slide-frame.current')
     await expect.poll(() => current.evaluate((el) => el.classList.contains('more-below'))).toBe(true)
@@ -192,7 +205,12 @@ describe('the editor page in Chromium', () => {
     })
     await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, {
       name: 'Team',
-      files: { 'slide.content.json': JSON.stringify({ title: 'The team', blocks: [{ type: 'image', url: 'https://images.example.com/team.jpg', alt: 'The whole team at the offsite' }] }) },
+      files: {
+        'slide.content.json': JSON.stringify({
+          title: 'The team',
+          blocks: [{ type: 'image', url: 'https://images.example.com/team.jpg', alt: 'The whole team at the offsite' }],
+        }),
+      },
     })
     const { page } = await open(`/editor/${project.projectSlug}`)
     const image = page.locator('#stage .slide-frame.current img')
@@ -214,7 +232,12 @@ describe('the editor page in Chromium', () => {
     const project = (await served.api('POST', '/projects', ALICE, { name: '<script>alert("name")</script>' })).body
     await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, {
       name: '<img src=x onerror=alert(1)>',
-      files: { 'slide.content.json': JSON.stringify({ title: '<script>alert("title")</script>', blocks: [{ type: 'text', text: '<svg onload=alert(2)>' }] }) },
+      files: {
+        'slide.content.json': JSON.stringify({
+          title: '<script>alert("title")</script>',
+          blocks: [{ type: 'text', text: '<svg onload=alert(2)>' }],
+        }),
+      },
     })
     const { page } = await open(`/editor/${project.projectSlug}`)
     expect(await page.locator('#deck-name').textContent()).toBe('<script>alert("name")</script>')
@@ -234,7 +257,9 @@ describe('the editor page in Chromium', () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth)
     expect(width).toBeLessThanOrEqual(390)
     // A long version name in the header (a slide added with a long name) stays within the screen too.
-    await served.api('POST', '/projects/q3-business-review/slides', ACME, { name: 'Drive collaborative smart contracts across every region' })
+    await served.api('POST', '/projects/q3-business-review/slides', ACME, {
+      name: 'Drive collaborative smart contracts across every region',
+    })
     await expect.poll(() => page.locator('.chip-version').textContent()).toContain('Drive collaborative smart contracts')
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await page.goto(page.url())
@@ -245,7 +270,10 @@ describe('the editor page in Chromium', () => {
     expect(box.x + box.width).toBeLessThanOrEqual(390)
     // Nothing inside the slide is cut off: the slide grows to its content.
     expect(await frame.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true)
-    const fontSize = await page.locator('#stage .slide-frame.current p').first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize))
+    const fontSize = await page
+      .locator('#stage .slide-frame.current p')
+      .first()
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize))
     expect(fontSize).toBeGreaterThanOrEqual(13)
     await page.screenshot({ path: screenshotPath('editor-phone') })
     await page.keyboard.press('Home')

@@ -37,7 +37,12 @@ describe('the published site in Chromium', () => {
     const slide = (
       await served.api('POST', `/projects/${project.projectSlug}/slides`, ALICE, {
         name: 'Headline',
-        files: { 'slide.content.json': JSON.stringify({ title: 'We launch on Monday', blocks: [{ type: 'text', text: 'Everything you need to know.' }] }) },
+        files: {
+          'slide.content.json': JSON.stringify({
+            title: 'We launch on Monday',
+            blocks: [{ type: 'text', text: 'Everything you need to know.' }],
+          }),
+        },
       })
     ).body
     const published = (await served.api('POST', `/projects/${project.projectSlug}/publish`, ALICE)).body

@@ -62,7 +62,9 @@ describe('the typed client', () => {
     const slide = await client.createSlide(created.projectSlug, { name: 'First' })
     expect((await client.listSlides(created.projectSlug)).slides.map((s) => s.id)).toEqual([slide.slideId])
     expectSchema(operations.getSlideGuide.response, await client.getSlideGuide(created.projectSlug))
-    const updated = await client.updateSlide(created.projectSlug, slide.slideId, { files: { 'slide.content.json': '{"title":"x","blocks":[]}' } })
+    const updated = await client.updateSlide(created.projectSlug, slide.slideId, {
+      files: { 'slide.content.json': '{"title":"x","blocks":[]}' },
+    })
     expect(updated.files['slide.content.json']).toBe('{"title":"x","blocks":[]}')
     expect(await client.startSlideEditing(created.projectSlug, slide.slideId, { agentName: 'Bot' })).toEqual({ success: true })
     expect(await client.stopSlideEditing(created.projectSlug, slide.slideId)).toEqual({ success: true })
@@ -166,7 +168,12 @@ describe('the typed client', () => {
 
   it('waitForJob gives up with a JobTimeoutError after its time limit', async () => {
     const slow = createEmulator({ clock: 'manual', rateLimit: 0, timeScale: 1000 })
-    const c = createClient({ baseUrl: BASE, apiKey: 'pres_test_alice_acme', fetch: slow.fetch, sleep: async (ms) => void (await slow.control.advanceClock({ ms: Math.round(ms) })) })
+    const c = createClient({
+      baseUrl: BASE,
+      apiKey: 'pres_test_alice_acme',
+      fetch: slow.fetch,
+      sleep: async (ms) => void (await slow.control.advanceClock({ ms: Math.round(ms) })),
+    })
     const { jobId } = await c.generateProject({ prompt: 'never soon' })
     const started = Date.now()
     const error = await c.waitForJob(jobId, { timeoutMs: 50, intervalMs: 10 }).catch((e: unknown) => e)
@@ -212,7 +219,9 @@ describe('the typed client', () => {
 
   it('types inputs from the request schemas and outputs from the responses', () => {
     expectTypeOf(client.renameProject).parameter(1).toEqualTypeOf<{ name: string }>()
-    expectTypeOf(client.listProjects).parameter(0).toEqualTypeOf<{ limit?: number | string; published?: boolean | 'true' | 'false'; cursor?: string } | undefined>()
+    expectTypeOf(client.listProjects)
+      .parameter(0)
+      .toEqualTypeOf<{ limit?: number | string; published?: boolean | 'true' | 'false'; cursor?: string } | undefined>()
     expectTypeOf<Awaited<ReturnType<PresentationClient['getProject']>>['latestVersion']>().toEqualTypeOf<{
       id: string
       name: string

@@ -24,7 +24,9 @@ describe('presentation-emulator/client as a package', () => {
     })
     const inputs = Object.keys(result.metafile.inputs)
     expect(inputs.filter((file) => file.includes('node_modules'))).toEqual([])
-    expect(inputs.filter((file) => !file.startsWith('src/client/') && file !== 'src/schemas/routes.ts' && file !== 'src/version.ts')).toEqual([])
+    expect(
+      inputs.filter((file) => !file.startsWith('src/client/') && file !== 'src/schemas/routes.ts' && file !== 'src/version.ts'),
+    ).toEqual([])
     // Small: a few kilobytes minified.
     expect(result.outputFiles[0]!.contents.byteLength).toBeLessThan(16 * 1024)
   })
@@ -35,21 +37,32 @@ describe('presentation-emulator/client as a package', () => {
     ['bundler', 'ESNext'],
     ['node16', 'node16'],
     ['nodenext', 'nodenext'],
-  ])('type-checks in a consumer project with moduleResolution %s', async (moduleResolution, module) => {
-    const dir = mkdtempSync(join(tmpdir(), 'pe-consumer-'))
-    mkdirSync(join(dir, 'node_modules'))
-    symlinkSync(root, join(dir, 'node_modules', 'presentation-emulator'), 'dir')
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }))
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, target: 'ES2022', lib: ['ES2022', 'DOM'], module, moduleResolution, types: [] },
-        files: ['app.ts'],
-      }),
-    )
-    writeFileSync(
-      join(dir, 'app.ts'),
-      `import { createClient, paginate, ServiceApiError, type OperationId, type ProjectConfigInput, type ProjectDetail } from 'presentation-emulator/client'
+  ])(
+    'type-checks in a consumer project with moduleResolution %s',
+    async (moduleResolution, module) => {
+      const dir = mkdtempSync(join(tmpdir(), 'pe-consumer-'))
+      mkdirSync(join(dir, 'node_modules'))
+      symlinkSync(root, join(dir, 'node_modules', 'presentation-emulator'), 'dir')
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }))
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            skipLibCheck: false,
+            noEmit: true,
+            target: 'ES2022',
+            lib: ['ES2022', 'DOM'],
+            module,
+            moduleResolution,
+            types: [],
+          },
+          files: ['app.ts'],
+        }),
+      )
+      writeFileSync(
+        join(dir, 'app.ts'),
+        `import { createClient, paginate, ServiceApiError, type OperationId, type ProjectConfigInput, type ProjectDetail } from 'presentation-emulator/client'
 const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'pres_test_alice' })
 const config: ProjectConfigInput = { tokens: { palette: [{ name: '--brand', value: '#123' }] } }
 const id: OperationId = 'listProjects'
@@ -62,13 +75,15 @@ export async function main(): Promise<ProjectDetail> {
 // @ts-expect-error a typo in a body is caught
 export const bad = () => client.renameProject('x', { nam: 'y' })
 `,
-    )
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
-    const result = await run(process.execPath, [tsc, '-p', dir]).then(
-      () => ({ ok: true, output: '' }),
-      (error: { stdout: string }) => ({ ok: false, output: error.stdout }),
-    )
-    expect(result.output).toBe('')
-    expect(result.ok).toBe(true)
-  }, 60_000)
+      )
+      const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+      const result = await run(process.execPath, [tsc, '-p', dir]).then(
+        () => ({ ok: true, output: '' }),
+        (error: { stdout: string }) => ({ ok: false, output: error.stdout }),
+      )
+      expect(result.output).toBe('')
+      expect(result.ok).toBe(true)
+    },
+    60_000,
+  )
 })

@@ -35,7 +35,10 @@ describe('flags that would have crashed or failed late', () => {
     expect(err).toContain('must be a valid regular expression')
     expect(err).not.toMatch(/at \S+ \(/)
     // The programmatic entry refuses it as a configuration error too.
-    await expect(runConformance({ grep: '(' })).rejects.toMatchObject({ name: 'ConfigurationError', message: expect.stringContaining('--grep') })
+    await expect(runConformance({ grep: '(' })).rejects.toMatchObject({
+      name: 'ConfigurationError',
+      message: expect.stringContaining('--grep'),
+    })
   })
 
   it('an --output or --write-baseline that cannot be written exits 2 before the run', async () => {
@@ -77,7 +80,14 @@ describe('flags that would have crashed or failed late', () => {
   it('a control plane that refuses the admin token exits 2 saying so', async () => {
     const guarded = await createEmulator({ rateLimit: 0, adminToken: 'right' }).listen({ port: 0 })
     try {
-      const { code, err } = await cli('--base-url', `${guarded.origin}/v1`, '--control-url', `${guarded.origin}/_emulator`, '--admin-token', 'wrong')
+      const { code, err } = await cli(
+        '--base-url',
+        `${guarded.origin}/v1`,
+        '--control-url',
+        `${guarded.origin}/_emulator`,
+        '--admin-token',
+        'wrong',
+      )
       expect(code).toBe(2)
       expect(err).toContain('refuses the --admin-token given (401)')
     } finally {
@@ -90,7 +100,9 @@ describe('optional keys are checked before the run', () => {
   it('an --other-team-key or --no-credits-key the target refuses exits 2 naming the flag', async () => {
     const other = await cli(...deployment(), '--allow-writes', '--other-team-key', 'pres_bogus', '--no-credits-key', 'pres_bogus2')
     expect(other.code).toBe(2)
-    expect(other.err).toBe('presentation-conformance: the target rejects the key of --other-team-key (or CONFORMANCE_OTHER_TEAM_KEY): GET /teams answered 401\n')
+    expect(other.err).toBe(
+      'presentation-conformance: the target rejects the key of --other-team-key (or CONFORMANCE_OTHER_TEAM_KEY): GET /teams answered 401\n',
+    )
     expect(other.out).not.toContain('✗')
     const noCredits = await cli(...deployment(), '--other-team-key', 'pres_test_bob', '--no-credits-key', 'pres_bogus2')
     expect(noCredits.code).toBe(2)
@@ -104,9 +116,24 @@ describe('optional keys are checked before the run', () => {
     const own = await createEmulator({ rateLimit: 0 }).listen({ port: 0 })
     try {
       // No scenario matches: the run costs only the preflight.
-      const { code } = await cli('--base-url', `${own.origin}/v1`, '--api-key', 'pres_test_alice', '--other-team-key', 'pres_test_bob', '--no-credits-key', 'pres_test_alice_acme', '--revoked-key', 'pres_test_revoked', '--grep', 'matches-no-scenario')
+      const { code } = await cli(
+        '--base-url',
+        `${own.origin}/v1`,
+        '--api-key',
+        'pres_test_alice',
+        '--other-team-key',
+        'pres_test_bob',
+        '--no-credits-key',
+        'pres_test_alice_acme',
+        '--revoked-key',
+        'pres_test_revoked',
+        '--grep',
+        'matches-no-scenario',
+      )
       expect(code).toBe(2)
-      const { requests } = (await (await fetch(`${own.origin}/_emulator/requests`)).json()) as { requests: Array<{ operationId: string; status: number }> }
+      const { requests } = (await (await fetch(`${own.origin}/_emulator/requests`)).json()) as {
+        requests: Array<{ operationId: string; status: number }>
+      }
       // main, other-team, no-credits: one GET /teams each, all accepted.
       expect(requests.map((r) => `${r.operationId} ${r.status}`)).toEqual(['listTeams 200', 'listTeams 200', 'listTeams 200'])
     } finally {
@@ -118,7 +145,9 @@ describe('optional keys are checked before the run', () => {
 describe('the end of a report', () => {
   it('counts apart the emulator checks that can never run against a deployment', async () => {
     const { out } = await cli(...deployment(), '--grep', '^(projects|config|emulator)\\.')
-    expect(out).toMatch(/!!! (\d+) of (\d+) scenarios were not applicable \(not counting 1[0-9] emulator checks, which run only against the emulator\)/)
+    expect(out).toMatch(
+      /!!! (\d+) of (\d+) scenarios were not applicable \(not counting 1[0-9] emulator checks, which run only against the emulator\)/,
+    )
     const [, skipped, total] = /!!! (\d+) of (\d+)/.exec(out)!
     // The spec scenarios skipped for want of --allow-writes, out of the spec scenarios selected.
     expect(Number(skipped)).toBeLessThanOrEqual(Number(total))

@@ -11,7 +11,12 @@ import { createEmulator } from '../../src/index.js'
 import { DEFECTS, runAgainstDefect } from './variants.js'
 
 const BASE = 'http://127.0.0.1:4010/v1'
-const request = { method: 'GET', url: `${BASE}/teams`, headers: { authorization: 'Bearer pres_secret_key', accept: 'application/json' }, body: undefined }
+const request = {
+  method: 'GET',
+  url: `${BASE}/teams`,
+  headers: { authorization: 'Bearer pres_secret_key', accept: 'application/json' },
+  body: undefined,
+}
 
 /** The Authorization header a curl command sends, as sh expands it with `env`. */
 function sentHeader(curl: string, env: Record<string, string>): string {
@@ -40,7 +45,9 @@ describe('curlCommand', () => {
   it('makes a malformed key from the variable, or shows a made-up value as sent', () => {
     const changed = curlCommand(request, derivedCredential('main', 'last character changed', lastCharacterReplaced('y')))
     expect(changed).not.toContain('pres_secret')
-    expect(sentHeader(changed, { PRESENTATION_API_KEY: 'pres_secret_key' })).toBe('Authorization: Bearer pres_secret_key'.slice(0, -1) + 'y')
+    expect(sentHeader(changed, { PRESENTATION_API_KEY: 'pres_secret_key' })).toBe(
+      'Authorization: Bearer pres_secret_key'.slice(0, -1) + 'y',
+    )
     const longer = curlCommand(request, derivedCredential('otherTeam', 'appended', appended('a$b"c')))
     expect(sentHeader(longer, { PRESENTATION_OTHER_TEAM_KEY: 'live_k' })).toBe('Authorization: Bearer live_ka$b"c')
     const basic = curlCommand({ ...request, headers: { authorization: 'Basic Y29u' } }, literalCredential('Basic Y29u', 'Basic'))

@@ -12,7 +12,9 @@ describe('the kit catches every seeded defect, naming the clause', () => {
     const report = await runAgainstDefect(defect)
     const result = report.scenarios.find((s) => s.id === defect.scenario)!
     expect(result.outcome, JSON.stringify(result, null, 2)).toBe('fail')
-    const finding = result.failures.find((f) => (typeof defect.clause === 'string' ? f.clause === defect.clause : defect.clause.test(f.clause)))
+    const finding = result.failures.find((f) =>
+      typeof defect.clause === 'string' ? f.clause === defect.clause : defect.clause.test(f.clause),
+    )
     expect(finding, `no MUST finding names ${defect.clause}: ${result.failures.map((f) => f.clause).join(' | ')}`).toBeDefined()
     expect(finding!.level).toBe('MUST')
     // Every finding with a request shows it and a curl that reproduces it, with the key redacted.
@@ -30,11 +32,20 @@ describe('a spec-legal server that chose differently', () => {
   it('passes every scenario it can run, as a deployment without a control plane', async () => {
     // Its clock is manual: the kit's waits move it instead of passing real time.
     report = await runAsDeployment(specLegalEmulator(), { seed: 5 })
-    const failures = report.scenarios.filter((s) => s.outcome === 'fail').map((s) => ({ id: s.id, failures: s.failures.map((f) => `${f.clause}: ${f.message} (${f.expected} / ${f.actual})`) }))
+    const failures = report.scenarios
+      .filter((s) => s.outcome === 'fail')
+      .map((s) => ({ id: s.id, failures: s.failures.map((f) => `${f.clause}: ${f.message} (${f.expected} / ${f.actual})`) }))
     expect(failures).toEqual([])
     // Only what needs a control plane or is an emulator check is left out.
     const skipped = report.scenarios.filter((s) => s.outcome === 'skip')
-    for (const s of skipped) expect(s.kind === 'emulator' || s.id === 'rate-limit.per-user' || s.id === 'rate-limit.every-operation' || s.id === 'generation.template-scope', `${s.id}: ${s.reason}`).toBe(true)
+    for (const s of skipped)
+      expect(
+        s.kind === 'emulator' ||
+          s.id === 'rate-limit.per-user' ||
+          s.id === 'rate-limit.every-operation' ||
+          s.id === 'generation.template-scope',
+        `${s.id}: ${s.reason}`,
+      ).toBe(true)
     expect(report.summary.passed).toBeGreaterThanOrEqual(30)
     expect(report.target).toMatchObject({ kind: 'deployment', emulator: false, controlPlane: false })
   })

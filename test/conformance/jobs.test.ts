@@ -31,7 +31,14 @@ function target(retryAfter: string | undefined) {
   return { fetch: fetch as typeof globalThis.fetch, clock, waits }
 }
 
-const options = { baseUrl: BASE, apiKey: 'pres_test_alice', allowWrites: true, allowGeneration: true, grep: '^generation\\.lifecycle$', seed: 3 }
+const options = {
+  baseUrl: BASE,
+  apiKey: 'pres_test_alice',
+  allowWrites: true,
+  allowGeneration: true,
+  grep: '^generation\\.lifecycle$',
+  seed: 3,
+}
 
 describe('polling a generation job', () => {
   it('backs off 1 s, ×1.5, without Retry-After', async () => {
@@ -61,6 +68,8 @@ describe('polling a generation job', () => {
     const result = report.scenarios[0]!
     expect(result.outcome).toBe('fail')
     expect(waits).toEqual([20_000])
-    expect(result.failures.map((f) => `${f.clause}: ${f.message}`)).toContain('States and transitions › Generation job status: the job leaves processing within 20 s')
+    expect(result.failures.map((f) => `${f.clause}: ${f.message}`)).toContain(
+      'States and transitions › Generation job status: the job leaves processing within 20 s',
+    )
   })
 })

@@ -19,7 +19,12 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 }
 
 function expectAllPassed(report: Report): void {
-  const bad = report.scenarios.filter((s) => s.outcome !== 'pass').map((s) => `${s.id} ${s.outcome}: ${s.reason ?? s.failures.map((f) => `${f.clause}: ${f.message} (${f.expected} / ${f.actual})`).join('; ')}`)
+  const bad = report.scenarios
+    .filter((s) => s.outcome !== 'pass')
+    .map(
+      (s) =>
+        `${s.id} ${s.outcome}: ${s.reason ?? s.failures.map((f) => `${f.clause}: ${f.message} (${f.expected} / ${f.actual})`).join('; ')}`,
+    )
   expect(bad).toEqual([])
 }
 
@@ -42,7 +47,8 @@ describe('the kit against the emulator', () => {
       expect(row.scenarios?.length, `${row.operationId} ${row.status}`).toBeGreaterThan(0)
       for (const id of row.scenarios ?? []) {
         const scenario = SCENARIOS.find((s) => s.id === id)!
-        if (scenario.kind === 'spec' && !(scenario.covers ?? []).some(([op, status]) => op === row.operationId && status === row.status)) undeclared.push(`${id}: ${row.operationId} ${row.status}`)
+        if (scenario.kind === 'spec' && !(scenario.covers ?? []).some(([op, status]) => op === row.operationId && status === row.status))
+          undeclared.push(`${id}: ${row.operationId} ${row.status}`)
       }
     }
     expect(undeclared).toEqual([])
@@ -59,7 +65,13 @@ describe('the kit against the emulator', () => {
 
   it('runs against an in-process app’s fetch as a deployment, skipping what needs more with the reason', async () => {
     const emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
-    const report = await runConformance({ fetch: emulator.fetch, baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'pres_test_alice_acme', seed: 3, grep: /^(auth|teams|templates|projects|slides)\./ })
+    const report = await runConformance({
+      fetch: emulator.fetch,
+      baseUrl: 'http://127.0.0.1:4010/v1',
+      apiKey: 'pres_test_alice_acme',
+      seed: 3,
+      grep: /^(auth|teams|templates|projects|slides)\./,
+    })
     expect(report.target).toMatchObject({ kind: 'deployment', emulator: false, controlPlane: false })
     const skipped = report.scenarios.filter((s) => s.outcome === 'skip')
     expect(skipped.map((s) => s.id)).toEqual(expect.arrayContaining(['auth.revoked-key', 'projects.create', 'projects.rename']))
@@ -69,7 +81,14 @@ describe('the kit against the emulator', () => {
     expect(report.createdProjects).toEqual([])
     // What the skipped scenarios would have exercised is "skipped", with the scenario and its reason.
     const row = (op: string, status: number) => report.coverage.find((r) => r.operationId === op && r.status === status)!
-    for (const [op, status] of [['updateSlide', 400], ['updateSlide', 404], ['startSlideEditing', 400], ['startSlideEditing', 404], ['stopSlideEditing', 404], ['renameProject', 400]] as const) {
+    for (const [op, status] of [
+      ['updateSlide', 400],
+      ['updateSlide', 404],
+      ['startSlideEditing', 400],
+      ['startSlideEditing', 404],
+      ['stopSlideEditing', 404],
+      ['renameProject', 400],
+    ] as const) {
       expect(row(op, status), `${op} ${status}`).toMatchObject({ state: 'skipped', reason: expect.stringContaining('pass --allow-writes') })
     }
     expect(row('listTeams', 200)).toMatchObject({ state: 'exercised', scenarios: expect.arrayContaining(['auth.valid-key', 'teams.list']) })
@@ -80,7 +99,11 @@ describe('the kit against the emulator', () => {
     const shards = [1, 2, 3].map((index) => selectScenarios(SCENARIOS, undefined, { index, count: 3 }).map((s) => s.id))
     expect(shards.flat().sort()).toEqual([...all].sort())
     expect(new Set(shards.flat()).size).toBe(all.length)
-    expect(selectScenarios(SCENARIOS, '^rate-limit').map((s) => s.id)).toEqual(['rate-limit.429', 'rate-limit.per-user', 'rate-limit.every-operation'])
+    expect(selectScenarios(SCENARIOS, '^rate-limit').map((s) => s.id)).toEqual([
+      'rate-limit.429',
+      'rate-limit.per-user',
+      'rate-limit.every-operation',
+    ])
     expect(new Set(all).size).toBe(all.length)
   })
 })
@@ -89,7 +112,9 @@ describe('the presentation-conformance CLI', () => {
   it('exits 0 and prints each scenario, the coverage and the seed to replay', async () => {
     const { code, out } = await cli('--grep', '^(teams|auth)\\.', '--seed', '42')
     expect(code).toBe(0)
-    expect(out).toMatch(/^presentation-conformance \S+ · in-process emulator \(http:\/\/127\.0\.0\.1:4010\/v1\) · seed 42 · run \w+ · 5 scenarios/)
+    expect(out).toMatch(
+      /^presentation-conformance \S+ · in-process emulator \(http:\/\/127\.0\.0\.1:4010\/v1\) · seed 42 · run \w+ · 5 scenarios/,
+    )
     expect(out).toContain('✓ auth.missing-key')
     expect(out).toContain('Coverage (operation × documented status')
     expect(out).toContain('replay with --seed 42')
@@ -112,7 +137,14 @@ describe('the presentation-conformance CLI', () => {
       expect(nothing.code).toBe(2)
       expect(nothing.err).toContain('no scenario was able to run')
       // A deployment run with no writes says loudly that most scenarios did not run.
-      const mostly = await cli('--base-url', `${server.origin}/v1`, '--api-key', 'pres_test_alice', '--grep', '^(projects|config|slides)\\.')
+      const mostly = await cli(
+        '--base-url',
+        `${server.origin}/v1`,
+        '--api-key',
+        'pres_test_alice',
+        '--grep',
+        '^(projects|config|slides)\\.',
+      )
       expect(mostly.out).toContain('this run proves little')
     } finally {
       await server.close()
@@ -127,12 +159,25 @@ describe('the presentation-conformance CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pe-kit-'))
     try {
       const file = join(dir, 'junit.xml')
-      const args = ['--base-url', `${server.origin}/v1`, '--control-url', `${server.origin}/_emulator`, '--no-emulator-checks', '--allow-writes', '--grep', '^config\\.', '--seed', '4']
+      const args = [
+        '--base-url',
+        `${server.origin}/v1`,
+        '--control-url',
+        `${server.origin}/_emulator`,
+        '--no-emulator-checks',
+        '--allow-writes',
+        '--grep',
+        '^config\\.',
+        '--seed',
+        '4',
+      ]
       const { code, out } = await cli(...args, '--reporter', 'junit', '--output', file)
       expect(code).toBe(1)
       expect(out).toContain('✗ config.merge')
       expect(out).toContain('MUST  Endpoints › Projects › PUT /projects/{slug}/config (updateProjectConfig)')
-      expect(out).toMatch(/reproduce: curl -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/[^']+\/config' -H "Authorization: Bearer \$PRESENTATION_API_KEY"/)
+      expect(out).toMatch(
+        /reproduce: curl -i -X GET 'http:\/\/127\.0\.0\.1:\d+\/v1\/projects\/[^']+\/config' -H "Authorization: Bearer \$PRESENTATION_API_KEY"/,
+      )
       const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(file, 'utf8'))
       expect(xml.testsuites).toMatchObject({ name: 'presentation-conformance', tests: '2', failures: '2' })
       const cases = [xml.testsuites.testsuite.testcase].flat()
@@ -160,19 +205,33 @@ describe('the presentation-conformance CLI', () => {
     const defect = DEFECTS.find((d) => d.scenario === 'config.merge')!
     const broken = await brokenEmulator(defect).listen({ port: 0 })
     const healthy = await createEmulator({ clock: 'manual' }).listen({ port: 0 })
-    const target = (server: { origin: string }) => ['--base-url', `${server.origin}/v1`, '--control-url', `${server.origin}/_emulator`, '--no-emulator-checks', '--allow-writes', '--seed', '1']
+    const target = (server: { origin: string }) => [
+      '--base-url',
+      `${server.origin}/v1`,
+      '--control-url',
+      `${server.origin}/_emulator`,
+      '--no-emulator-checks',
+      '--allow-writes',
+      '--seed',
+      '1',
+    ]
     try {
       // Replacing instead of merging breaks both config scenarios.
       expect((await cli(...target(broken), '--grep', '^config\\.', '--write-baseline', baseline)).code).toBe(1)
       const written = JSON.parse(readFileSync(baseline, 'utf8'))
       expect(written.format).toBe('presentation-conformance/baseline@1')
       expect(Object.keys(written.expectedFailures)).toEqual(['config.merge', 'config.bounds'])
-      expect(written.expectedFailures['config.merge']).toEqual({ clauses: ['Endpoints › Projects › PUT /projects/{slug}/config (updateProjectConfig)'] })
+      expect(written.expectedFailures['config.merge']).toEqual({
+        clauses: ['Endpoints › Projects › PUT /projects/{slug}/config (updateProjectConfig)'],
+      })
       const listed = await cli(...target(broken), '--grep', '^config\\.', '--expected-failures', baseline)
       expect(listed.code).toBe(0)
       expect(listed.out).toContain('○ config.merge')
       // A failure the baseline does not list fails the run.
-      writeFileSync(baseline, JSON.stringify({ ...written, expectedFailures: { 'config.merge': written.expectedFailures['config.merge'] } }))
+      writeFileSync(
+        baseline,
+        JSON.stringify({ ...written, expectedFailures: { 'config.merge': written.expectedFailures['config.merge'] } }),
+      )
       expect((await cli(...target(broken), '--grep', '^config\\.', '--expected-failures', baseline)).code).toBe(1)
       const stale = await cli(...target(healthy), '--grep', '^config\\.merge$', '--expected-failures', baseline)
       expect(stale.code).toBe(1)

@@ -31,7 +31,14 @@ describe('every project the kit creates carries the run’s prefix', () => {
   it('against the emulator with a control plane (spec and emulator checks)', async () => {
     const emulator = createEmulator({ clock: 'manual', rateLimit: 50 })
     const before = await projects(emulator)
-    const report = await runConformance({ fetch: emulator.fetch, baseUrl: BASE, controlUrl: 'http://127.0.0.1:4010/_emulator', allowWrites: true, allowGeneration: true, seed: 21 })
+    const report = await runConformance({
+      fetch: emulator.fetch,
+      baseUrl: BASE,
+      controlUrl: 'http://127.0.0.1:4010/_emulator',
+      allowWrites: true,
+      allowGeneration: true,
+      seed: 21,
+    })
     expect(report.scenarios.filter((s) => s.outcome === 'fail').map((s) => s.id)).toEqual([])
     expectAllPrefixed(report, before, await projects(emulator))
   })

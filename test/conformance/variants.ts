@@ -46,8 +46,12 @@ function withJson(response: EmulatorResponse, json: unknown): EmulatorResponse {
 }
 
 /** Wraps one operation's handler. */
-function wrap<Id extends OperationId>(target: Id, make: (handler: OperationHandler<Id>) => OperationHandler<Id>): TestHooks['wrapOperation'] {
-  return ((id: OperationId, handler: OperationHandler<OperationId>) => (id === target ? make(handler as never) : handler)) as TestHooks['wrapOperation']
+function wrap<Id extends OperationId>(
+  target: Id,
+  make: (handler: OperationHandler<Id>) => OperationHandler<Id>,
+): TestHooks['wrapOperation'] {
+  return ((id: OperationId, handler: OperationHandler<OperationId>) =>
+    id === target ? make(handler as never) : handler) as TestHooks['wrapOperation']
 }
 
 /** A single realistic defect, with the scenario and clause the kit must name. */
@@ -83,7 +87,11 @@ export const DEFECTS: Defect[] = [
       transformResponse: ({ request, world }, response) => {
         const slug = decodeURIComponent(request.path.split('/')[3] ?? '')
         if (response.status === 404 && request.path.startsWith('/v1/projects/') && world.projectBySlug(slug) !== undefined) {
-          return { ...withJson(response, { error: 'Forbidden' }), status: 403, headers: { ...response.headers, 'x-service-error-code': 'FORBIDDEN' } }
+          return {
+            ...withJson(response, { error: 'Forbidden' }),
+            status: 403,
+            headers: { ...response.headers, 'x-service-error-code': 'FORBIDDEN' },
+          }
         }
         return response
       },
@@ -212,7 +220,9 @@ export const DEFECTS: Defect[] = [
     clause: 'Versioning',
     hooks: {
       transformResponse: ({ operationId }, response) =>
-        operationId === 'updateProjectConfig' && response.status === 200 ? withJson(response, { ...jsonOf(response), versionId: 'ver_stale' }) : response,
+        operationId === 'updateProjectConfig' && response.status === 200
+          ? withJson(response, { ...jsonOf(response), versionId: 'ver_stale' })
+          : response,
     },
   },
   {
@@ -224,7 +234,9 @@ export const DEFECTS: Defect[] = [
       transformResponse: ({ operationId }, response) => {
         if (operationId !== 'getProject' || response.status !== 200) return response
         const detail = jsonOf(response)
-        return detail.publishedAt === null ? withJson(response, { ...detail, publishedUrl: `https://sites.example.net/${detail.slug}` }) : response
+        return detail.publishedAt === null
+          ? withJson(response, { ...detail, publishedUrl: `https://sites.example.net/${detail.slug}` })
+          : response
       },
     },
   },
@@ -235,7 +247,15 @@ export const DEFECTS: Defect[] = [
     clause: /listProjects/,
     hooks: {
       transformRequest: ({ request, operationId }) =>
-        operationId === 'listProjects' ? { ...request, query: request.query.split('&').filter((part) => !part.startsWith('published=')).join('&') } : request,
+        operationId === 'listProjects'
+          ? {
+              ...request,
+              query: request.query
+                .split('&')
+                .filter((part) => !part.startsWith('published='))
+                .join('&'),
+            }
+          : request,
     },
   },
   {
@@ -260,7 +280,9 @@ export const DEFECTS: Defect[] = [
       transformRequest: ({ request, operationId }) => {
         const body = bodyOf(request)
         if (operationId !== 'updateSlide' || typeof body?.files !== 'object' || body.files === null) return request
-        return withBody(request, { files: { 'slide.content.json': '{"title":"","blocks":[]}', 'slide.controls.json': '{"controls":[]}', ...body.files } })
+        return withBody(request, {
+          files: { 'slide.content.json': '{"title":"","blocks":[]}', 'slide.controls.json': '{"controls":[]}', ...body.files },
+        })
       },
     },
   },
@@ -273,7 +295,10 @@ export const DEFECTS: Defect[] = [
       transformResponse: ({ operationId }, response) => {
         if (operationId !== 'listProjects' || response.status !== 200) return response
         const page = jsonOf(response)
-        return withJson(response, { ...page, projects: page.projects.map((p: any) => ({ ...p, updatedAt: p.updatedAt.replace(/\.\d+Z$/, '') })) })
+        return withJson(response, {
+          ...page,
+          projects: page.projects.map((p: any) => ({ ...p, updatedAt: p.updatedAt.replace(/\.\d+Z$/, '') })),
+        })
       },
     },
   },
@@ -316,7 +341,15 @@ const OTHER_HOST = 'https://published.example.net/'
 
 /** Deep-merges plain objects; arrays and other values replace. */
 function deepMerge(base: unknown, patch: unknown): unknown {
-  if (typeof base !== 'object' || base === null || Array.isArray(base) || typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch
+  if (
+    typeof base !== 'object' ||
+    base === null ||
+    Array.isArray(base) ||
+    typeof patch !== 'object' ||
+    patch === null ||
+    Array.isArray(patch)
+  )
+    return patch
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) }
   for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(out[key], value)
   return out
@@ -348,7 +381,15 @@ export function specLegalEmulator(): PresentationEmulator {
       windows.set(principal.user.id, log)
       if (log.length >= 50) {
         const wait = Math.max(1, Math.ceil((log[0]! + 60_000 - now) / 1000))
-        return { allowed: false, headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(wait), 'retry-after': String(wait) } }
+        return {
+          allowed: false,
+          headers: {
+            'x-ratelimit-limit': '50',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(wait),
+            'retry-after': String(wait),
+          },
+        }
       }
       log.push(now)
       return { allowed: true, headers: {} }
@@ -415,11 +456,13 @@ export function specLegalEmulator(): PresentationEmulator {
       if (operationId === 'createSlide' || operationId === 'getSlideGuide') {
         out = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'No such route' }) }
       }
-      if (out.status === 405) out = { ...out, status: 404, headers: Object.fromEntries(Object.entries(out.headers).filter(([name]) => name !== 'allow')) }
+      if (out.status === 405)
+        out = { ...out, status: 404, headers: Object.fromEntries(Object.entries(out.headers).filter(([name]) => name !== 'allow')) }
       if (out.status === 413) out = { ...out, status: 400 }
       const code = out.headers['x-service-error-code']
       if (code !== undefined) out = { ...out, headers: { ...out.headers, 'x-service-error-code': CODES[code] ?? 'other' } }
-      if (operationId === 'generateProject' && out.status === 200) out = withJson(out, { ...jsonOf(out), estimatedDuration: 'about 4 minutes' })
+      if (operationId === 'generateProject' && out.status === 200)
+        out = withJson(out, { ...jsonOf(out), estimatedDuration: 'about 4 minutes' })
       if (out.body !== null && out.body.includes(PUBLIC_ORIGIN)) out = { ...out, body: out.body.split(PUBLIC_ORIGIN).join(OTHER_HOST) }
       return out
     },

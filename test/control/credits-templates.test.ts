@@ -51,9 +51,7 @@ describe.each(WAYS)('control plane: credits, templates and collaborators (%s)', 
 
       const list = await h.api('GET', '/projects/templates', { key: account.apiKey })
       const templates = expectSchema(ListTemplatesResponse, list.body).templates
-      expect(templates).toEqual([
-        { id: templateId, name: 'House style', screenshotUrl: null, updatedAt: '2026-01-01T00:00:00.000Z' },
-      ])
+      expect(templates).toEqual([{ id: templateId, name: 'House style', screenshotUrl: null, updatedAt: '2026-01-01T00:00:00.000Z' }])
 
       const job = await generate(h, account.apiKey, { prompt: 'Quarterly numbers', templateId })
       expect(job.templateId).toBe(templateId)

@@ -158,10 +158,42 @@ describe.each(WAYS)('control plane: faults (%s)', (way) => {
 
   it('lists faults with every field, removes one, and clears all', async () => {
     const first = await addFault({ operationId: 'getProject', status: 500 })
-    const second = await addFault({ operationId: '*', status: 429, times: 0, error: 'Slow down', code: 'SLOW', delayMs: 1, apiKey: 'pres_test_bob' })
+    const second = await addFault({
+      operationId: '*',
+      status: 429,
+      times: 0,
+      error: 'Slow down',
+      code: 'SLOW',
+      delayMs: 1,
+      apiKey: 'pres_test_bob',
+    })
     expect(await faults()).toEqual([
-      { id: first, operationId: 'getProject', status: 500, times: 1, remaining: 1, error: null, code: null, delayMs: 0, apiKey: null, retryAfter: null, hits: 0 },
-      { id: second, operationId: '*', status: 429, times: 0, remaining: null, error: 'Slow down', code: 'SLOW', delayMs: 1, apiKey: 'pres_test_bob', retryAfter: null, hits: 0 },
+      {
+        id: first,
+        operationId: 'getProject',
+        status: 500,
+        times: 1,
+        remaining: 1,
+        error: null,
+        code: null,
+        delayMs: 0,
+        apiKey: null,
+        retryAfter: null,
+        hits: 0,
+      },
+      {
+        id: second,
+        operationId: '*',
+        status: 429,
+        times: 0,
+        remaining: null,
+        error: 'Slow down',
+        code: 'SLOW',
+        delayMs: 1,
+        apiKey: 'pres_test_bob',
+        retryAfter: null,
+        hits: 0,
+      },
     ])
     expect((await h.control('DELETE', `/faults/${first}`)).body).toEqual({ removed: 1 })
     expect((await faults()).map((f) => f.id)).toEqual([second])

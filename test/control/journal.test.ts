@@ -107,7 +107,11 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
     const [first] = await requests('?limit=1&status=200')
     expect(first!.response.body!.length).toBeGreaterThan(10)
     const [cut] = await requests('?limit=1&status=200&bodyLimit=10')
-    expect(cut!.response).toMatchObject({ body: first!.response.body!.slice(0, 10), bodyTruncated: true, bodySize: first!.response.bodySize })
+    expect(cut!.response).toMatchObject({
+      body: first!.response.body!.slice(0, 10),
+      bodyTruncated: true,
+      bodySize: first!.response.bodySize,
+    })
     const [after] = await requests(`?after=${first!.id}&limit=1`)
     expect(after!.status).toBe(401)
   })

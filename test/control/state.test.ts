@@ -23,7 +23,9 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
     await h.control('POST', `/jobs/${failed.jobId}/fail`, { json: { error: 'nope' } })
     await generate(h, 'pres_test_alice', { prompt: 'Still running' })
     await h.control('POST', '/projects/welcome-deck/collaborators', { json: { userId: account.userId } })
-    await h.api('PUT', '/projects/welcome-deck/config', { json: { config: { layout: 'CARD', tokens: { palette: [{ name: '--brand', value: '#ff0000' }] } } } })
+    await h.api('PUT', '/projects/welcome-deck/config', {
+      json: { config: { layout: 'CARD', tokens: { palette: [{ name: '--brand', value: '#ff0000' }] } } },
+    })
     await h.api('POST', '/projects/welcome-deck/duplicate')
     const slides = await h.api('GET', '/projects/welcome-deck/slides')
     const editing = await h.api('POST', `/projects/welcome-deck/slides/${slides.body.slides[0].id}/editing`, { json: { agentName: 'Bot' } })
@@ -88,11 +90,13 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
 
       // New ids continue the sequence in both: the same next id, never an existing one.
       const nextHere = await h.api('POST', '/projects', { key: account.apiKey, json: { name: 'Next' } })
-      const nextThere = (await (await other.fetch('http://127.0.0.1:4010/v1/projects', {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Next' }),
-      })).json()) as any
+      const nextThere = (await (
+        await other.fetch('http://127.0.0.1:4010/v1/projects', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Next' }),
+        })
+      ).json()) as any
       expect(nextThere.projectId).toBe(nextHere.body.projectId)
       expect(JSON.parse(exported).projects.map((p: { id: string }) => p.id)).not.toContain(nextThere.projectId)
     } finally {
@@ -115,32 +119,183 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
   /** Each case breaks a valid export in one way; the hint must name the problem. */
   const invalid: Array<[string, (doc: any) => unknown, RegExp]> = [
     ['a wrong format tag', (d) => ({ ...d, format: 'presentation-emulator/state@0' }), /^not a valid state document: format: /],
-    ['a missing table', (d) => { delete d.jobs; return d }, /jobs: is required/],
+    [
+      'a missing table',
+      (d) => {
+        delete d.jobs
+        return d
+      },
+      /jobs: is required/,
+    ],
     ['an unknown top-level key', (d) => ({ ...d, extra: [] }), /unknown key "extra"/],
-    ['a negative credit balance', (d) => { d.teams[0].credits = -1; return d }, /teams\[0\]\.credits: must be at least 0/],
-    ['a date that is not a date', (d) => { d.projects[0].createdAt = 'yesterday'; return d }, /projects\[0\]\.createdAt: /],
-    ['an invalid project config', (d) => { d.projects[0].config = { layout: 'DIAGONAL' }; return d }, /projects\[0\]\.config\.layout: /],
-    ['a project slug the API would never make (it is in every URL)', (d) => { d.projects[0].slug = 'Bad Slug!'; return d }, /projects\[0\]\.slug: must be lowercase words joined by "-"/],
-    ['a project of a team that does not exist', (d) => { d.projects[0].teamId = 'team_gone'; return d }, /projects\[0\]\.teamId: no teams record "team_gone"/],
-    ['a key of a user that does not exist', (d) => { d.apiKeys[0].userId = 'usr_gone'; return d }, /apiKeys\[0\]\.userId: no users record "usr_gone"/],
-    ['a key for a team its user is not in', (d) => { d.apiKeys.find((k: any) => k.id === 'key_bob').teamId = 'team_acme'; return d }, /is not a member of team "team_acme"/],
-    ['a slide of a project that does not exist', (d) => { d.slides[0].projectId = 'prj_gone'; return d }, /slides\[0\]\.projectId: no projects record/],
-    ['a membership of a team that does not exist', (d) => { d.memberships[0].teamId = 'team_gone'; return d }, /memberships\[0\]\.teamId: /],
-    ['a collaborator who does not exist', (d) => { d.projects[0].collaborators = ['usr_gone']; return d }, /projects\[0\]\.collaborators\[0\]: /],
-    ['a publication of a version that does not exist', (d) => { d.publications[0].versionId = 'ver_gone'; return d }, /publications\[0\]\.versionId: no versions record "ver_gone"/],
-    ['a project whose latest version belongs to another project', (d) => {
-      d.projects[0].latestVersionId = d.versions.find((v: any) => v.projectId === d.projects[1].id).id
-      return d
-    }, /projects\[0\]\.latestVersionId: .*belongs to project/],
-    ['an unknown key in a record', (d) => { d.users[0].nickname = 'Al'; return d }, /users\[0\]: unknown key "nickname"/],
-    ['an unknown key deep in a record', (d) => { d.slides[0].files['slide.css'] = ''; return d }, /slides\[0\]\.files: unknown key "slide\.css"/],
-    ['a duplicate id', (d) => { d.users.push({ ...d.users[0] }); return d }, /users\[2\]\.id: duplicate id "usr_alice"/],
-    ['a duplicate API key value', (d) => { d.apiKeys[1].key = d.apiKeys[0].key; return d }, /apiKeys\[1\]\.key: duplicate value/],
-    ['a duplicate project slug', (d) => { d.projects[1].slug = d.projects[0].slug; return d }, /projects\[1\]\.slug: duplicate value/],
-    ['a duplicate team slug', (d) => { d.teams[1].slug = d.teams[0].slug; return d }, /teams\[1\]\.slug: duplicate value/],
-    ['a user in the same team twice', (d) => { d.memberships.push({ ...d.memberships[0], id: 'mem_copy' }); return d }, /memberships\[3\]\.userId\+teamId: duplicate value/],
-    ['a duplicate custom domain', (d) => { d.domains.push({ ...d.domains[0], id: 'dom_copy' }); return d }, /domains\[1\]\.hostname: duplicate value/],
-    ['two projects published at the same place', (d) => { d.projects[1].placement = d.projects[0].placement; return d }, /projects\[1\]\.placement: /],
+    [
+      'a negative credit balance',
+      (d) => {
+        d.teams[0].credits = -1
+        return d
+      },
+      /teams\[0\]\.credits: must be at least 0/,
+    ],
+    [
+      'a date that is not a date',
+      (d) => {
+        d.projects[0].createdAt = 'yesterday'
+        return d
+      },
+      /projects\[0\]\.createdAt: /,
+    ],
+    [
+      'an invalid project config',
+      (d) => {
+        d.projects[0].config = { layout: 'DIAGONAL' }
+        return d
+      },
+      /projects\[0\]\.config\.layout: /,
+    ],
+    [
+      'a project slug the API would never make (it is in every URL)',
+      (d) => {
+        d.projects[0].slug = 'Bad Slug!'
+        return d
+      },
+      /projects\[0\]\.slug: must be lowercase words joined by "-"/,
+    ],
+    [
+      'a project of a team that does not exist',
+      (d) => {
+        d.projects[0].teamId = 'team_gone'
+        return d
+      },
+      /projects\[0\]\.teamId: no teams record "team_gone"/,
+    ],
+    [
+      'a key of a user that does not exist',
+      (d) => {
+        d.apiKeys[0].userId = 'usr_gone'
+        return d
+      },
+      /apiKeys\[0\]\.userId: no users record "usr_gone"/,
+    ],
+    [
+      'a key for a team its user is not in',
+      (d) => {
+        d.apiKeys.find((k: any) => k.id === 'key_bob').teamId = 'team_acme'
+        return d
+      },
+      /is not a member of team "team_acme"/,
+    ],
+    [
+      'a slide of a project that does not exist',
+      (d) => {
+        d.slides[0].projectId = 'prj_gone'
+        return d
+      },
+      /slides\[0\]\.projectId: no projects record/,
+    ],
+    [
+      'a membership of a team that does not exist',
+      (d) => {
+        d.memberships[0].teamId = 'team_gone'
+        return d
+      },
+      /memberships\[0\]\.teamId: /,
+    ],
+    [
+      'a collaborator who does not exist',
+      (d) => {
+        d.projects[0].collaborators = ['usr_gone']
+        return d
+      },
+      /projects\[0\]\.collaborators\[0\]: /,
+    ],
+    [
+      'a publication of a version that does not exist',
+      (d) => {
+        d.publications[0].versionId = 'ver_gone'
+        return d
+      },
+      /publications\[0\]\.versionId: no versions record "ver_gone"/,
+    ],
+    [
+      'a project whose latest version belongs to another project',
+      (d) => {
+        d.projects[0].latestVersionId = d.versions.find((v: any) => v.projectId === d.projects[1].id).id
+        return d
+      },
+      /projects\[0\]\.latestVersionId: .*belongs to project/,
+    ],
+    [
+      'an unknown key in a record',
+      (d) => {
+        d.users[0].nickname = 'Al'
+        return d
+      },
+      /users\[0\]: unknown key "nickname"/,
+    ],
+    [
+      'an unknown key deep in a record',
+      (d) => {
+        d.slides[0].files['slide.css'] = ''
+        return d
+      },
+      /slides\[0\]\.files: unknown key "slide\.css"/,
+    ],
+    [
+      'a duplicate id',
+      (d) => {
+        d.users.push({ ...d.users[0] })
+        return d
+      },
+      /users\[2\]\.id: duplicate id "usr_alice"/,
+    ],
+    [
+      'a duplicate API key value',
+      (d) => {
+        d.apiKeys[1].key = d.apiKeys[0].key
+        return d
+      },
+      /apiKeys\[1\]\.key: duplicate value/,
+    ],
+    [
+      'a duplicate project slug',
+      (d) => {
+        d.projects[1].slug = d.projects[0].slug
+        return d
+      },
+      /projects\[1\]\.slug: duplicate value/,
+    ],
+    [
+      'a duplicate team slug',
+      (d) => {
+        d.teams[1].slug = d.teams[0].slug
+        return d
+      },
+      /teams\[1\]\.slug: duplicate value/,
+    ],
+    [
+      'a user in the same team twice',
+      (d) => {
+        d.memberships.push({ ...d.memberships[0], id: 'mem_copy' })
+        return d
+      },
+      /memberships\[3\]\.userId\+teamId: duplicate value/,
+    ],
+    [
+      'a duplicate custom domain',
+      (d) => {
+        d.domains.push({ ...d.domains[0], id: 'dom_copy' })
+        return d
+      },
+      /domains\[1\]\.hostname: duplicate value/,
+    ],
+    [
+      'two projects published at the same place',
+      (d) => {
+        d.projects[1].placement = d.projects[0].placement
+        return d
+      },
+      /projects\[1\]\.placement: /,
+    ],
   ]
 
   it.each(invalid)('rejects a document with %s with 400, changing nothing', async (_, breakIt, hint) => {
@@ -239,10 +394,18 @@ describe('control plane in process: state', () => {
     const control = h.emulator.control
     const before = JSON.stringify(await control.getState())
     const broken = [
-      (d: any) => { d.projects[0].createdAt = 'yesterday' },
-      (d: any) => { d.users[0].nickname = 'Al' },
-      (d: any) => { d.projects[0].teamId = 'team_gone' },
-      (d: any) => { d.projects[0].config.tokens = { palette: [{ name: 'brand', value: '#fff' }] } },
+      (d: any) => {
+        d.projects[0].createdAt = 'yesterday'
+      },
+      (d: any) => {
+        d.users[0].nickname = 'Al'
+      },
+      (d: any) => {
+        d.projects[0].teamId = 'team_gone'
+      },
+      (d: any) => {
+        d.projects[0].config.tokens = { palette: [{ name: 'brand', value: '#fff' }] }
+      },
     ]
     for (const breakIt of broken) {
       const doc = JSON.parse(before)

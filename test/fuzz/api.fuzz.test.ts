@@ -25,7 +25,9 @@ beforeAll(async () => {
   await emulator.ready()
   const state = await emulator.control.getState()
   pools.slug = ['welcome-deck', 'q3-business-review', 'bobs-roadmap', ...state.projects.slice(0, 6).map((p) => p.slug)]
-  pools.slideId = state.slides.filter((s) => ['welcome-deck', 'bobs-roadmap', 'q3-business-review'].includes(state.projects.find((p) => p.id === s.projectId)!.slug)).map((s) => s.id)
+  pools.slideId = state.slides
+    .filter((s) => ['welcome-deck', 'bobs-roadmap', 'q3-business-review'].includes(state.projects.find((p) => p.id === s.projectId)!.slug))
+    .map((s) => s.id)
   const job = await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
     method: 'POST',
     headers: { authorization: 'Bearer pres_test_alice_acme' },
@@ -50,9 +52,22 @@ const slideFile = {
   'slide.tsx': fc.oneof(fc.constantFrom(...VALID_TSX), fc.string({ maxLength: 40 }), oddString),
   json: fc.oneof(
     { weight: 4, arbitrary: fc.object({ maxDepth: 3 }).map((value) => JSON.stringify(value)) },
-    { weight: 1, arbitrary: fc.constantFrom(62, 63, 64, 65, 66, 4_100).map((levels) => `{"title":"d","blocks":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(62, 63, 64, 65, 66, 4_100)
+        .map((levels) => `{"title":"d","blocks":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
-    { weight: 1, arbitrary: fc.constantFrom('{"title":"T","blocks":[{"type":"stat","value":"1","label":"x"},{"type":"bullets","items":[1,null,"a"]}]}', '[]', '{}', '{"a":1,}') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{"title":"T","blocks":[{"type":"stat","value":"1","label":"x"},{"type":"bullets","items":[1,null,"a"]}]}',
+        '[]',
+        '{}',
+        '{"a":1,}',
+      ),
+    },
   ),
 }
 const slideFiles = fc.record(
@@ -65,7 +80,8 @@ function bodyValue(id: OperationId, spec: OperationSpec): fc.Arbitrary<unknown> 
   const schema = fromSchema(spec.body!)
   const plausible: Array<fc.Arbitrary<unknown>> = []
   if (id === 'updateSlide') plausible.push(fc.record({ files: slideFiles }))
-  if (id === 'createSlide') plausible.push(fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), files: slideFiles }, { requiredKeys: [] }))
+  if (id === 'createSlide')
+    plausible.push(fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), files: slideFiles }, { requiredKeys: [] }))
   if (id === 'generateProject') {
     plausible.push(fc.record({ prompt: fc.constantFrom('A deck', 'emulator:fail now', 'emulator:dispatch-error please') }))
     plausible.push(fc.record({ prompt: fc.string({ minLength: 1 }), templateId: fc.constantFrom('tpl_acme_pitch', 'tpl_nope') }))
@@ -78,7 +94,10 @@ function bodyValue(id: OperationId, spec: OperationSpec): fc.Arbitrary<unknown> 
 }
 
 /** Percent-encodes every byte of the UTF-8 of `text` but letters and digits (lone surrogates become U+FFFD). */
-const percentEncode = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`)).join('')
+const percentEncode = (text: string) =>
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0').toUpperCase()}`))
+    .join('')
 
 /** A path segment: an id that exists (mostly), or an odd one, percent-encoded or raw. */
 function segment(name: string): fc.Arbitrary<string> {
@@ -91,7 +110,18 @@ function segment(name: string): fc.Arbitrary<string> {
 }
 
 function queryString(spec: OperationSpec): fc.Arbitrary<string> {
-  const junk = fc.constantFrom('', 'limit=', 'limit=1&limit=2', 'cursor=%ZZ', 'published=maybe', 'limit=1e2', 'limit=0x10', 'x=1', '&&&', 'limit=-1')
+  const junk = fc.constantFrom(
+    '',
+    'limit=',
+    'limit=1&limit=2',
+    'cursor=%ZZ',
+    'published=maybe',
+    'limit=1e2',
+    'limit=0x10',
+    'x=1',
+    '&&&',
+    'limit=-1',
+  )
   if (spec.query === undefined) return fc.oneof({ weight: 4, arbitrary: fc.constant('') }, { weight: 1, arbitrary: junk })
   const schema = fromSchema(spec.query)
   const values = fc.oneof({ weight: 3, arbitrary: schema }, { weight: 2, arbitrary: around(schema) }).map((value) => {
@@ -103,9 +133,30 @@ function queryString(spec: OperationSpec): fc.Arbitrary<string> {
 
 const authorization = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...KEYS).map((key) => `Bearer ${key}`) },
-  { weight: 1, arbitrary: fc.constantFrom(undefined, '', 'Bearer', 'Bearer  pres_test_alice  ', 'bearer pres_test_alice', 'Basic cHJlczp4', 'Bearer pres_', 'Bearer x', `Bearer pres_${'a'.repeat(5000)}`, 'Bearer pres_test_alice, Bearer pres_test_bob') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      undefined,
+      '',
+      'Bearer',
+      'Bearer  pres_test_alice  ',
+      'bearer pres_test_alice',
+      'Basic cHJlczp4',
+      'Bearer pres_',
+      'Bearer x',
+      `Bearer pres_${'a'.repeat(5000)}`,
+      'Bearer pres_test_alice, Bearer pres_test_bob',
+    ),
+  },
 )
-const contentType = fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'multipart/form-data; boundary=x')
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'multipart/form-data; boundary=x',
+)
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'TRACE', 'PROPFIND']
 
 function requestFor(id: OperationId): fc.Arbitrary<EmulatorRequest> {
@@ -113,7 +164,10 @@ function requestFor(id: OperationId): fc.Arbitrary<EmulatorRequest> {
   const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
   const body: fc.Arbitrary<string | null> =
     spec.body === undefined
-      ? fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) })
+      ? fc.oneof(
+          { weight: 5, arbitrary: fc.constant(null) },
+          { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) },
+        )
       : bodyValue(id, spec).chain(serialise)
   return fc
     .record({
@@ -122,7 +176,10 @@ function requestFor(id: OperationId): fc.Arbitrary<EmulatorRequest> {
       body,
       authorization,
       contentType,
-      method: fc.oneof({ weight: 12, arbitrary: fc.constant(spec.method as string) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      method: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(spec.method as string) },
+        { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+      ),
     })
     .map(({ segments, query, body, authorization, contentType, method }) => {
       let path = `/v1${spec.path}`
@@ -155,7 +212,10 @@ async function checkOne(id: OperationId, request: EmulatorRequest): Promise<void
   if (response.status < 300) count(`${answeredBy} accepted`)
   // Never a 5xx, but the documented 502 of a dispatch-error prompt.
   if (response.status >= 500) {
-    expect(answeredBy === 'generateProject' && response.status === 502 && /emulator:dispatch-error/.test(context), `${response.status} ${response.body} for ${context}`).toBe(true)
+    expect(
+      answeredBy === 'generateProject' && response.status === 502 && /emulator:dispatch-error/.test(context),
+      `${response.status} ${response.body} for ${context}`,
+    ).toBe(true)
   }
   if (response.status >= 200 && response.status < 300) {
     expect(answeredBy, context).not.toBeNull()
@@ -171,7 +231,10 @@ async function checkOne(id: OperationId, request: EmulatorRequest): Promise<void
     }
   } else {
     expectErrorShape(response, context)
-    expect(documented(answeredBy, request).has(response.status), `${response.status} is not documented for ${answeredBy}: ${response.body} for ${context}`).toBe(true)
+    expect(
+      documented(answeredBy, request).has(response.status),
+      `${response.status} is not documented for ${answeredBy}: ${response.body} for ${context}`,
+    ).toBe(true)
     expect(await stateText(emulator), `state changed by a ${response.status} for ${context}`).toBe(before)
   }
 }
@@ -179,11 +242,15 @@ async function checkOne(id: OperationId, request: EmulatorRequest): Promise<void
 describe('fuzz: every /v1 operation, in-process', () => {
   // ~1,300 cases in npm test: 60 per operation.
   for (const id of OPERATION_IDS) {
-    it(`${id}: no 5xx, successes match their schema, errors are documented and change nothing, pages render`, async () => {
-      await fc.assert(
-        fc.asyncProperty(requestFor(id), (request) => checkOne(id, request)),
-        params(runs(60)),
-      )
-    }, timeout(120_000))
+    it(
+      `${id}: no 5xx, successes match their schema, errors are documented and change nothing, pages render`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(requestFor(id), (request) => checkOne(id, request)),
+          params(runs(60)),
+        )
+      },
+      timeout(120_000),
+    )
   }
 })

@@ -54,10 +54,13 @@ function boundsOf(def: Def): Bounds {
 function stringArbitrary(bounds: Bounds): fc.Arbitrary<string> {
   if (bounds.pattern !== undefined) {
     const pattern = bounds.pattern
-    return fc.stringMatching(pattern).filter((s) => (bounds.min === undefined || s.length >= bounds.min) && (bounds.max === undefined || s.length <= bounds.max))
+    return fc
+      .stringMatching(pattern)
+      .filter((s) => (bounds.min === undefined || s.length >= bounds.min) && (bounds.max === undefined || s.length <= bounds.max))
   }
   if (bounds.format === 'url') return fc.webUrl()
-  if (bounds.format === 'datetime') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString())
+  if (bounds.format === 'datetime')
+    return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString())
   const minLength = bounds.min ?? 0
   const maxLength = Math.max(minLength, Math.min(bounds.max ?? 40, 40))
   return fc.oneof(
@@ -72,7 +75,14 @@ function numberArbitrary(bounds: Bounds): fc.Arbitrary<number> {
     const max = Math.min(bounds.max ?? 1_000_000, Number.MAX_SAFE_INTEGER) - (bounds.maxExclusive ? 1 : 0)
     return fc.integer({ min, max })
   }
-  return fc.double({ min: bounds.min ?? -1e6, max: bounds.max ?? 1e6, noNaN: true, noDefaultInfinity: true, minExcluded: bounds.minExclusive, maxExcluded: bounds.maxExclusive })
+  return fc.double({
+    min: bounds.min ?? -1e6,
+    max: bounds.max ?? 1e6,
+    noNaN: true,
+    noDefaultInfinity: true,
+    minExcluded: bounds.minExclusive,
+    maxExcluded: bounds.maxExclusive,
+  })
 }
 
 /** Values that satisfy `schema`'s structure (refinements aside). */
@@ -142,7 +152,22 @@ export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
 /** Strings that have broken parsers elsewhere: huge, control characters, lone surrogates, RTL, zero-width. */
 export const oddString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.constantFrom('\u0000', '\uD800', '\uDFFF', 'a\u202Eb', '\u200B', '👩‍👩‍👧‍👦', 'ﷺ', '\r\n', '%', '%00', '../..', '<script>alert(1)</script>', '${x}', '__proto__'),
+  fc.constantFrom(
+    '\u0000',
+    '\uD800',
+    '\uDFFF',
+    'a\u202Eb',
+    '\u200B',
+    '👩‍👩‍👧‍👦',
+    'ﷺ',
+    '\r\n',
+    '%',
+    '%00',
+    '../..',
+    '<script>alert(1)</script>',
+    '${x}',
+    '__proto__',
+  ),
   fc.integer({ min: 190, max: 210 }).map((n) => 'x'.repeat(n)),
   fc.constantFrom(20_000, 200_000).map((n) => 'é'.repeat(n)),
 )
@@ -155,8 +180,38 @@ export const extraKey: fc.Arbitrary<string> = fc.oneof(
 
 /** Numbers at and beside the bounds the schemas use. */
 export const boundaryNumber: fc.Arbitrary<number> = fc.constantFrom(
-  -1, 0, 1, 0.49, 0.5, 0.51, 1.99, 2, 2.01, 19, 20, 21, 99, 100, 101, 199, 200, 201, 399, 400, 599, 600,
-  120_000, 120_001, 1_000_000, 1_000_001, 10_000, 10_001, 31_622_400_000, 31_622_400_001, 0.1, -0.5,
+  -1,
+  0,
+  1,
+  0.49,
+  0.5,
+  0.51,
+  1.99,
+  2,
+  2.01,
+  19,
+  20,
+  21,
+  99,
+  100,
+  101,
+  199,
+  200,
+  201,
+  399,
+  400,
+  599,
+  600,
+  120_000,
+  120_001,
+  1_000_000,
+  1_000_001,
+  10_000,
+  10_001,
+  31_622_400_000,
+  31_622_400_001,
+  0.1,
+  -0.5,
 )
 
 type Path = Array<string | number>
@@ -244,10 +299,23 @@ export function serialise(value: unknown): fc.Arbitrary<BodyText> {
   const variants: Array<fc.Arbitrary<BodyText>> = [fc.constant(json)]
   if (json !== null && json.startsWith('{') && json.length > 2) {
     const firstKey = /^\{("(?:[^"\\]|\\.)*")/.exec(json)?.[1]
-    if (firstKey !== undefined) variants.push(fc.jsonValue({ maxDepth: 1 }).map((v) => `{${firstKey}:${JSON.stringify(v)},${json.slice(1)}`))
+    if (firstKey !== undefined)
+      variants.push(fc.jsonValue({ maxDepth: 1 }).map((v) => `{${firstKey}:${JSON.stringify(v)},${json.slice(1)}`))
     variants.push(fc.integer({ min: 1, max: json.length - 1 }).map((cut) => json.slice(0, cut)))
     variants.push(fc.constant(`\uFEFF${json}`))
   }
-  variants.push(fc.constantFrom<BodyText>('', ' ', 'null', 'not json', '[]', '"x"', '{"a":1}{', `${'['.repeat(70)}${']'.repeat(70)}`, `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`))
+  variants.push(
+    fc.constantFrom<BodyText>(
+      '',
+      ' ',
+      'null',
+      'not json',
+      '[]',
+      '"x"',
+      '{"a":1}{',
+      `${'['.repeat(70)}${']'.repeat(70)}`,
+      `{"a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`,
+    ),
+  )
   return fc.oneof({ weight: 6, arbitrary: variants[0]! }, ...variants.slice(1).map((arbitrary) => ({ weight: 1, arbitrary })))
 }

@@ -61,7 +61,10 @@ const waitQueries = () =>
   fc
     .tuple(
       fc.oneof(fromSchema(WaitForRequestQuery), around(fromSchema(WaitForRequestQuery)), fc.constant({})),
-      fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 30 }).map(String) }, { weight: 1, arbitrary: fc.constantFrom('-1', 'x', '60001', '1e3') }),
+      fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 0, max: 30 }).map(String) },
+        { weight: 1, arbitrary: fc.constantFrom('-1', 'x', '60001', '1e3') },
+      ),
     )
     .map(([value, timeoutMs]) => {
       const entries = typeof value === 'object' && value !== null ? Object.entries(value).filter(([key]) => key !== 'timeoutMs') : []
@@ -81,7 +84,13 @@ const ROUTES: RouteSpec[] = [
   { method: 'DELETE', path: '/_emulator/keys/{keyId}', status: 200 },
   { method: 'PUT', path: '/_emulator/teams/{teamId}/credits', body: SetCreditsRequest, response: SetCreditsResponse, status: 200 },
   { method: 'POST', path: '/_emulator/templates', body: CreateTemplateRequest, response: CreateTemplateResponse, status: 201 },
-  { method: 'POST', path: '/_emulator/projects/{slug}/collaborators', body: AddCollaboratorRequest, response: AddCollaboratorResponse, status: 200 },
+  {
+    method: 'POST',
+    path: '/_emulator/projects/{slug}/collaborators',
+    body: AddCollaboratorRequest,
+    response: AddCollaboratorResponse,
+    status: 200,
+  },
   { method: 'GET', path: '/_emulator/clock', response: ClockResponse, status: 200 },
   { method: 'POST', path: '/_emulator/clock/advance', body: AdvanceClockRequest, response: AdvanceClockResponse, status: 200 },
   { method: 'POST', path: '/_emulator/jobs/{jobId}/complete', response: JobStatusResponse, status: 200 },
@@ -96,7 +105,14 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/_emulator/dashboard/fragment', status: 200 },
   { method: 'GET', path: '/_emulator/dashboard/events', status: 200 },
   { method: 'GET', path: '/_emulator/keys/{keyId}', response: KeyResponse, status: 200 },
-  { method: 'GET', path: '/_emulator/requests/wait', response: WaitForRequestResponse, status: 200, queries: waitQueries, errors: { 408: 'WAIT_TIMEOUT' } },
+  {
+    method: 'GET',
+    path: '/_emulator/requests/wait',
+    response: WaitForRequestResponse,
+    status: 200,
+    queries: waitQueries,
+    errors: { 408: 'WAIT_TIMEOUT' },
+  },
 ]
 
 let emulator: PresentationEmulator
@@ -107,7 +123,11 @@ beforeAll(async () => {
   emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
   await emulator.ready()
   for (const prompt of ['One', 'Two', 'Three']) {
-    await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', { method: 'POST', headers: { authorization: 'Bearer pres_test_alice_acme' }, body: JSON.stringify({ prompt }) })
+    await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
+      method: 'POST',
+      headers: { authorization: 'Bearer pres_test_alice_acme' },
+      body: JSON.stringify({ prompt }),
+    })
   }
   emulator.control.addFault({ operationId: 'listTeams', status: 503, times: 0 })
   initialState = await emulator.control.getState()
@@ -124,20 +144,50 @@ afterAll(() => {
   console.info(`[fuzz] control plane in-process: ${[...counts].map(([name, n]) => `${name} ${n}`).join(', ')}`)
 })
 
-const pick = (name: string) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...pools[name]!) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 10 }), oddString) })
+const pick = (name: string) =>
+  fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...pools[name]!) },
+    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 10 }), oddString) },
+  )
 
 function plausible(route: RouteSpec): Array<fc.Arbitrary<unknown>> {
   switch (route.path) {
     case '/_emulator/teams':
-      return [fc.record({ name: fc.string({ minLength: 1, maxLength: 20 }), memberUserIds: fc.array(pick('userId'), { minLength: 1, maxLength: 3 }), credits: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['name', 'memberUserIds'] })]
+      return [
+        fc.record(
+          {
+            name: fc.string({ minLength: 1, maxLength: 20 }),
+            memberUserIds: fc.array(pick('userId'), { minLength: 1, maxLength: 3 }),
+            credits: fc.integer({ min: 0, max: 100 }),
+          },
+          { requiredKeys: ['name', 'memberUserIds'] },
+        ),
+      ]
     case '/_emulator/keys':
-      return [fc.record({ userId: pick('userId'), teamId: pick('teamId'), name: fc.string({ maxLength: 10 }) }, { requiredKeys: ['userId'] })]
+      return [
+        fc.record({ userId: pick('userId'), teamId: pick('teamId'), name: fc.string({ maxLength: 10 }) }, { requiredKeys: ['userId'] }),
+      ]
     case '/_emulator/templates':
-      return [fc.record({ teamId: pick('teamId'), name: fc.string({ minLength: 1, maxLength: 20 }), slideCount: fc.integer({ min: 0, max: 21 }) }, { requiredKeys: ['teamId', 'name'] })]
+      return [
+        fc.record(
+          { teamId: pick('teamId'), name: fc.string({ minLength: 1, maxLength: 20 }), slideCount: fc.integer({ min: 0, max: 21 }) },
+          { requiredKeys: ['teamId', 'name'] },
+        ),
+      ]
     case '/_emulator/projects/{slug}/collaborators':
       return [fc.record({ userId: pick('userId') })]
     case '/_emulator/faults':
-      return [fc.record({ operationId: fc.constantFrom('*', 'listProjects', 'createProject', 'nope'), status: fc.integer({ min: 399, max: 600 }), times: fc.integer({ min: 0, max: 3 }), apiKey: fc.constantFrom('pres_test_alice', 'key_alice', 'x') }, { requiredKeys: ['operationId'] })]
+      return [
+        fc.record(
+          {
+            operationId: fc.constantFrom('*', 'listProjects', 'createProject', 'nope'),
+            status: fc.integer({ min: 399, max: 600 }),
+            times: fc.integer({ min: 0, max: 3 }),
+            apiKey: fc.constantFrom('pres_test_alice', 'key_alice', 'x'),
+          },
+          { requiredKeys: ['operationId'] },
+        ),
+      ]
     default:
       return []
   }
@@ -145,7 +195,10 @@ function plausible(route: RouteSpec): Array<fc.Arbitrary<unknown>> {
 
 function bodyFor(route: RouteSpec): fc.Arbitrary<string | null> {
   if (route.body === undefined) {
-    return fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('{}', '', 'x', '{"a":1}', ' '.repeat(2000)) })
+    return fc.oneof(
+      { weight: 6, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom('{}', '', 'x', '{"a":1}', ' '.repeat(2000)) },
+    )
   }
   if (route.body === 'state') {
     const state = fc.constant(initialState as unknown)
@@ -153,7 +206,11 @@ function bodyFor(route: RouteSpec): fc.Arbitrary<string | null> {
   }
   const schema = fromSchema(route.body)
   return fc
-    .oneof({ weight: 3, arbitrary: schema }, { weight: 3, arbitrary: around(schema) }, ...plausible(route).map((arbitrary) => ({ weight: 6, arbitrary })))
+    .oneof(
+      { weight: 3, arbitrary: schema },
+      { weight: 3, arbitrary: around(schema) },
+      ...plausible(route).map((arbitrary) => ({ weight: 6, arbitrary })),
+    )
     .chain(serialise)
 }
 
@@ -163,7 +220,16 @@ function queryFor(route: RouteSpec): fc.Arbitrary<string> {
   if (route.query === undefined) return fc.oneof({ weight: 5, arbitrary: fc.constant('') }, { weight: 1, arbitrary: junk })
   const schema = fromSchema(route.query)
   return fc.oneof(
-    { weight: 3, arbitrary: fc.oneof(schema, around(schema)).map((v) => (typeof v === 'object' && v !== null ? new URLSearchParams(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : String(JSON.stringify(x))])).toString() : String(JSON.stringify(v)))) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .oneof(schema, around(schema))
+        .map((v) =>
+          typeof v === 'object' && v !== null
+            ? new URLSearchParams(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : String(JSON.stringify(x))])).toString()
+            : String(JSON.stringify(v)),
+        ),
+    },
     { weight: 1, arbitrary: junk },
   )
 }
@@ -172,7 +238,14 @@ function queryFor(route: RouteSpec): fc.Arbitrary<string> {
 const browser: fc.Arbitrary<Record<string, string>> = fc.oneof(
   { weight: 8, arbitrary: fc.constant({}) },
   { weight: 2, arbitrary: fc.constant({ origin: 'http://127.0.0.1:4010', 'sec-fetch-site': 'same-origin' }) },
-  { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({ origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Record<string, string>>(
+      { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'null' },
+    ),
+  },
 )
 
 function requestFor(route: RouteSpec): fc.Arbitrary<{ request: EmulatorRequest; foreign: boolean }> {
@@ -183,14 +256,23 @@ function requestFor(route: RouteSpec): fc.Arbitrary<{ request: EmulatorRequest; 
       query: queryFor(route),
       body: bodyFor(route),
       browser,
-      method: fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') }),
+      method: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') },
+      ),
     })
     .map(({ segments, query, body, browser, method }) => {
       let path = route.path
       names.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(segments[i]!.replace(/[\uD800-\uDFFF]/g, '?')))))
       const foreign = browser.origin === 'http://evil.example' || browser.origin === 'null' || browser['sec-fetch-site'] === 'cross-site'
       return {
-        request: { method, path, query, headers: { host: '127.0.0.1:4010', 'content-type': 'application/json', ...browser }, body: body === null ? null : new TextEncoder().encode(body) },
+        request: {
+          method,
+          path,
+          query,
+          headers: { host: '127.0.0.1:4010', 'content-type': 'application/json', ...browser },
+          body: body === null ? null : new TextEncoder().encode(body),
+        },
         foreign: foreign && method !== 'GET' && method !== 'HEAD',
       }
     })
@@ -222,7 +304,10 @@ async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boo
   } else {
     const own = request.method === route.method ? (route.errors ?? {}) : {}
     expectErrorShape(response, context, own[response.status])
-    expect([400, 403, 404, 405, 413, ...Object.keys(own).map(Number)], `${response.status} is not documented: ${response.body} for ${context}`).toContain(response.status)
+    expect(
+      [400, 403, 404, 405, 413, ...Object.keys(own).map(Number)],
+      `${response.status} is not documented: ${response.body} for ${context}`,
+    ).toContain(response.status)
     expect(await snapshot(), `state changed by a ${response.status} for ${context}`).toBe(before)
   }
 }
@@ -230,13 +315,17 @@ async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boo
 describe('fuzz: every control-plane route, in-process', () => {
   // ~800 cases in npm test: 35 per route.
   for (const route of ROUTES) {
-    it(`${route.method} ${route.path}: no 5xx, successes match their schema, errors change nothing, foreign pages refused, pages render`, async () => {
-      // Each route starts from the same world (with processing jobs), whatever the routes before it did.
-      await emulator.control.putState(initialState)
-      await fc.assert(
-        fc.asyncProperty(requestFor(route), ({ request, foreign }) => checkOne(route, request, foreign)),
-        params(runs(route.body === 'state' ? 40 : 35)),
-      )
-    }, timeout(120_000))
+    it(
+      `${route.method} ${route.path}: no 5xx, successes match their schema, errors change nothing, foreign pages refused, pages render`,
+      async () => {
+        // Each route starts from the same world (with processing jobs), whatever the routes before it did.
+        await emulator.control.putState(initialState)
+        await fc.assert(
+          fc.asyncProperty(requestFor(route), ({ request, foreign }) => checkOne(route, request, foreign)),
+          params(runs(route.body === 'state' ? 40 : 35)),
+        )
+      },
+      timeout(120_000),
+    )
   }
 })

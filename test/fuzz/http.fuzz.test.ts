@@ -75,9 +75,15 @@ interface RawCase {
 
 const rawCase: fc.Arbitrary<RawCase> = fc.record({
   method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'PUT') }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-  target: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TARGETS.slice(0, 11)) }, { weight: 1, arbitrary: fc.constantFrom(...TARGETS) }),
+  target: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...TARGETS.slice(0, 11)) },
+    { weight: 1, arbitrary: fc.constantFrom(...TARGETS) },
+  ),
   version: fc.oneof({ weight: 8, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom(...VERSIONS) }),
-  host: fc.oneof({ weight: 8, arbitrary: fc.constant('own' as const) }, { weight: 1, arbitrary: fc.constantFrom('foreign' as const, 'missing' as const, 'twice' as const) }),
+  host: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('own' as const) },
+    { weight: 1, arbitrary: fc.constantFrom('foreign' as const, 'missing' as const, 'twice' as const) },
+  ),
   auth: fc.constantFrom(undefined, 'Bearer pres_test_alice', 'Bearer pres_test_alice', 'Bearer pres_nope', 'Bearer \u00ff'),
   origin: fc.constantFrom(undefined, undefined, undefined, 'http://evil.example', 'null'),
   expect: fc.boolean(),
@@ -87,28 +93,37 @@ const rawCase: fc.Arbitrary<RawCase> = fc.record({
   ),
   size: fc.constantFrom(...SIZES),
   json: fc.boolean(),
-  extra: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: fc.array<string>(
-    fc.constantFrom(
-      `X-Big: ${'b'.repeat(20_000)}`,
-      'X-Fold: a\r\n folded',
-      'X-Space : v',
-      'X-Nul: a\u0000b',
-      'Content-Type: text/plain',
-      'Content-Type: application/json',
-      'Sec-Fetch-Site: cross-site',
-      'Transfer-Encoding: gzip, chunked',
-      'Connection: keep-alive, Upgrade',
-      'Upgrade: websocket',
-      ': no-name',
-      'X-Utf8: \u00e9t\u00e9',
-    ),
-    { maxLength: 2 },
-  ) }),
+  extra: fc.oneof(
+    { weight: 3, arbitrary: fc.constant<string[]>([]) },
+    {
+      weight: 1,
+      arbitrary: fc.array<string>(
+        fc.constantFrom(
+          `X-Big: ${'b'.repeat(20_000)}`,
+          'X-Fold: a\r\n folded',
+          'X-Space : v',
+          'X-Nul: a\u0000b',
+          'Content-Type: text/plain',
+          'Content-Type: application/json',
+          'Sec-Fetch-Site: cross-site',
+          'Transfer-Encoding: gzip, chunked',
+          'Connection: keep-alive, Upgrade',
+          'Upgrade: websocket',
+          ': no-name',
+          'X-Utf8: \u00e9t\u00e9',
+        ),
+        { maxLength: 2 },
+      ),
+    },
+  ),
   pipelined: fc.boolean(),
 })
 
 function encode(c: RawCase, port: number): { bytes: Buffer; complete: boolean } {
-  const body = c.json && c.size >= 2 ? Buffer.from(`{"name":"${'x'.repeat(Math.max(0, c.size - 11))}"}`.slice(0, c.size).padEnd(c.size, ' ')) : Buffer.alloc(c.size, 0x20)
+  const body =
+    c.json && c.size >= 2
+      ? Buffer.from(`{"name":"${'x'.repeat(Math.max(0, c.size - 11))}"}`.slice(0, c.size).padEnd(c.size, ' '))
+      : Buffer.alloc(c.size, 0x20)
   const head = [`${c.method} ${c.target} ${c.version}`]
   if (c.host === 'own' || c.host === 'twice') head.push(`Host: 127.0.0.1:${port}`)
   if (c.host === 'foreign') head.push('Host: evil.example')
@@ -160,7 +175,9 @@ function encode(c: RawCase, port: number): { bytes: Buffer; complete: boolean } 
   head.push('Connection: close')
   const request = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), payload])
   // Pipelining: a second, plain request right behind the first (the server answers at least the first).
-  const bytes = c.pipelined ? Buffer.concat([request, Buffer.from(`GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)]) : request
+  const bytes = c.pipelined
+    ? Buffer.concat([request, Buffer.from(`GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)])
+    : request
   return { bytes, complete }
 }
 
@@ -173,33 +190,40 @@ function finalResponse(text: string) {
 }
 
 describe('fuzz: raw HTTP requests', () => {
-  it('every complete request gets one answer, no 5xx, errors with the error body that change nothing, and the server keeps serving', async () => {
-    await fc.assert(
-      fc.asyncProperty(rawCase, async (c) => {
-        const { bytes, complete } = encode(c, server.port)
-        const context = `${c.method} ${c.target.slice(0, 60)} ${c.version} host=${c.host} framing=${c.framing} size=${c.size} extra=${c.extra.map((e) => e.slice(0, 20)).join('|')} expect=${c.expect}`
-        const before = await stateText(emulator)
-        const conn = await rawConnect(server.port)
-        conn.socket.write(bytes)
-        const { text, closed } = await conn.closed(8_000)
-        conn.socket.destroy()
-        expect(closed, `the server neither answered nor closed: ${context}`).toBe(true)
-        const response = finalResponse(text)
-        count(response.status === 0 ? 'closed without an answer' : String(response.status))
-        if (response.status === 0) {
-          // Only a request the client never finished may go unanswered.
-          expect(complete, `no answer to a complete request (received ${JSON.stringify(text.slice(0, 100))}): ${context}`).toBe(false)
-        } else {
-          expect(response.status, `${response.status} ${response.body} for ${context}`).toBeLessThan(500)
-          if (response.status >= 400) {
-            expectErrorShape({ status: response.status, headers: response.headers, body: c.method === 'HEAD' ? '{"error":"x"}' : response.body }, context)
-            expect(await stateText(emulator), `state changed by a ${response.status}: ${context}`).toBe(before)
+  it(
+    'every complete request gets one answer, no 5xx, errors with the error body that change nothing, and the server keeps serving',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(rawCase, async (c) => {
+          const { bytes, complete } = encode(c, server.port)
+          const context = `${c.method} ${c.target.slice(0, 60)} ${c.version} host=${c.host} framing=${c.framing} size=${c.size} extra=${c.extra.map((e) => e.slice(0, 20)).join('|')} expect=${c.expect}`
+          const before = await stateText(emulator)
+          const conn = await rawConnect(server.port)
+          conn.socket.write(bytes)
+          const { text, closed } = await conn.closed(8_000)
+          conn.socket.destroy()
+          expect(closed, `the server neither answered nor closed: ${context}`).toBe(true)
+          const response = finalResponse(text)
+          count(response.status === 0 ? 'closed without an answer' : String(response.status))
+          if (response.status === 0) {
+            // Only a request the client never finished may go unanswered.
+            expect(complete, `no answer to a complete request (received ${JSON.stringify(text.slice(0, 100))}): ${context}`).toBe(false)
+          } else {
+            expect(response.status, `${response.status} ${response.body} for ${context}`).toBeLessThan(500)
+            if (response.status >= 400) {
+              expectErrorShape(
+                { status: response.status, headers: response.headers, body: c.method === 'HEAD' ? '{"error":"x"}' : response.body },
+                context,
+              )
+              expect(await stateText(emulator), `state changed by a ${response.status}: ${context}`).toBe(before)
+            }
           }
-        }
-        const health = await fetch(`${server.origin}/_emulator/health`)
-        expect(health.status, `the server stopped serving after ${context}`).toBe(200)
-      }),
-      params(runs(150)),
-    )
-  }, timeout(240_000))
+          const health = await fetch(`${server.origin}/_emulator/health`)
+          expect(health.status, `the server stopped serving after ${context}`).toBe(200)
+        }),
+        params(runs(150)),
+      )
+    },
+    timeout(240_000),
+  )
 })

@@ -48,13 +48,22 @@ export function count(name: string): void {
 }
 
 /** The spec's error body and code, exactly. */
-export function expectErrorShape(response: { status: number; headers: Record<string, string>; body: string | null }, context: string, code?: string): void {
+export function expectErrorShape(
+  response: { status: number; headers: Record<string, string>; body: string | null },
+  context: string,
+  code?: string,
+): void {
   // 403 is the web guard's own code; every other status has the contract's code (or HTTP_<status>), unless the route documents its own.
-  expect(response.headers['x-service-error-code'], context).toBe(code ?? (response.status === 403 ? 'FORBIDDEN' : defaultErrorCode(response.status)))
+  expect(response.headers['x-service-error-code'], context).toBe(
+    code ?? (response.status === 403 ? 'FORBIDDEN' : defaultErrorCode(response.status)),
+  )
   expect(response.headers['content-type'], context).toMatch(/^application\/json/)
   const body = JSON.parse(response.body ?? '')
   expect(typeof body.error, context).toBe('string')
-  expect(Object.keys(body).filter((key) => key !== 'error' && key !== 'hint'), context).toEqual([])
+  expect(
+    Object.keys(body).filter((key) => key !== 'error' && key !== 'hint'),
+    context,
+  ).toEqual([])
   if ('hint' in body) expect(typeof body.hint, context).toBe('string')
 }
 

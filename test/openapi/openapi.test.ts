@@ -96,7 +96,9 @@ describe('live emulator responses against the document', () => {
     const op = document.paths[spec.path][spec.method.toLowerCase()]
     const documented = op.responses[String(response.status)]
     expect(documented, `${id} answered ${response.status}, which the document does not list`).toBeDefined()
-    const validate = ajv.getSchema(`openapi.json#/${pointer('paths', spec.path, spec.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema')}`)!
+    const validate = ajv.getSchema(
+      `openapi.json#/${pointer('paths', spec.path, spec.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema')}`,
+    )!
     const valid = validate(JSON.parse(text))
     expect(valid, `${id} ${response.status}: ${ajv.errorsText(validate.errors)}\n${text}`).toBe(true)
     for (const [name, ref] of Object.entries(documented.headers ?? {}) as Array<[string, { $ref: string }]>) {
@@ -157,7 +159,16 @@ describe('live emulator responses against the document', () => {
     for (const id of OPERATION_IDS) {
       const spec = operations[id]
       const ok = { slug, slideId, jobId }
-      const body = id === 'generateProject' ? { prompt: 'x' } : id === 'renameProject' ? { name: 'x' } : id === 'updateProjectConfig' ? { config: {} } : id === 'updateSlide' ? { files: { 'slide.content.json': '{}' } } : undefined
+      const body =
+        id === 'generateProject'
+          ? { prompt: 'x' }
+          : id === 'renameProject'
+            ? { name: 'x' }
+            : id === 'updateProjectConfig'
+              ? { config: {} }
+              : id === 'updateSlide'
+                ? { files: { 'slide.content.json': '{}' } }
+                : undefined
       await check(id, { params: ok, body, apiKey: null }, 401)
       emulator.control.addFault({ operationId: id, status: 429 })
       await check(id, { params: ok, body }, 429)
@@ -166,7 +177,10 @@ describe('live emulator responses against the document', () => {
       for (const status of spec.errors) {
         if (status === 400) await check(id, invalid[id]!, 400)
         if (status === 404) {
-          const request = id === 'generateProject' ? { body: { prompt: 'x', templateId: 'tpl_missing' } } : { params: { ...ok, ...(spec.path.includes('{slideId}') ? { slideId: 'sld_missing' } : missing) }, body }
+          const request =
+            id === 'generateProject'
+              ? { body: { prompt: 'x', templateId: 'tpl_missing' } }
+              : { params: { ...ok, ...(spec.path.includes('{slideId}') ? { slideId: 'sld_missing' } : missing) }, body }
           await check(id, request, 404)
         }
         if (status === 402) await check(id, { body: { prompt: 'x' }, apiKey: 'pres_test_bob' }, 402)
@@ -176,12 +190,13 @@ describe('live emulator responses against the document', () => {
     // Every operation × every status the document lists was answered and checked.
     for (const id of OPERATION_IDS) {
       const spec = operations[id]
-      for (const status of [200, ...spec.errors, ...COMMON_ERROR_STATUSES]) expect(seen.has(`${id} ${status}`), `${id} ${status}`).toBe(true)
+      for (const status of [200, ...spec.errors, ...COMMON_ERROR_STATUSES])
+        expect(seen.has(`${id} ${status}`), `${id} ${status}`).toBe(true)
     }
     expect(fillPath('/x/{a}', { a: 'b c' })).toBe('/x/b%20c')
   })
 
-  it('describes the rate limiter\'s own 429 on the manual clock and on the real one, headers included', async () => {
+  it("describes the rate limiter's own 429 on the manual clock and on the real one, headers included", async () => {
     for (const clock of ['manual', 'real'] as const) {
       const limited = createEmulator({ clock, rateLimit: 2 })
       const saved = emulator

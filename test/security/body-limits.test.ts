@@ -43,7 +43,12 @@ function upload(method: string, path: string, total: number, declare: boolean, h
         port: server.port,
         method,
         path,
-        headers: { authorization: 'Bearer pres_test_alice', 'content-type': 'application/json', ...(declare ? { 'content-length': String(total) } : {}), ...headers },
+        headers: {
+          authorization: 'Bearer pres_test_alice',
+          'content-type': 'application/json',
+          ...(declare ? { 'content-length': String(total) } : {}),
+          ...headers,
+        },
       },
       (res) => {
         answered = true
@@ -127,7 +132,9 @@ describe('early 413 over HTTP', () => {
   it('lets a client that writes its whole (oversized) body before reading still read the 413', async () => {
     const conn = await rawConnect(server.port)
     const size = 4 * MiB
-    conn.socket.write(`POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: ${size}\r\n\r\n`)
+    conn.socket.write(
+      `POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: ${size}\r\n\r\n`,
+    )
     conn.socket.write(Buffer.alloc(size, 0x20))
     const { text, closed } = await conn.closed(10_000)
     expect(closed).toBe(true)

@@ -26,7 +26,12 @@ async function firstSlide(h: Harness, slug = 'welcome-deck'): Promise<string> {
 /** Every page of welcome-deck: editor, its live fragment, the published site. */
 async function pageStatuses(h: Harness): Promise<number[]> {
   const project = await h.api('GET', '/projects/welcome-deck')
-  const paths = [new URL(project.body.editorUrl).pathname, `${new URL(project.body.editorUrl).pathname}/live`, new URL(project.body.publishedUrl).pathname, '/_emulator']
+  const paths = [
+    new URL(project.body.editorUrl).pathname,
+    `${new URL(project.body.editorUrl).pathname}/live`,
+    new URL(project.body.publishedUrl).pathname,
+    '/_emulator',
+  ]
   const origin = new URL(h.baseUrl).origin
   return Promise.all(paths.map(async (path) => (await h.emulator.fetch(`${origin}${path}`)).status))
 }
@@ -36,7 +41,9 @@ describe('JSON nesting bound on slide files', () => {
 
   it(`accepts slide.content.json nested exactly ${MAX_JSON_DEPTH} levels`, async () => {
     const slideId = await firstSlide(h)
-    const reply = await h.api('PUT', `/projects/welcome-deck/slides/${slideId}`, { json: { files: { 'slide.content.json': contentNested(MAX_JSON_DEPTH) } } })
+    const reply = await h.api('PUT', `/projects/welcome-deck/slides/${slideId}`, {
+      json: { files: { 'slide.content.json': contentNested(MAX_JSON_DEPTH) } },
+    })
     expect(reply.status).toBe(200)
   })
 
@@ -117,7 +124,10 @@ describe('JSON nesting bound on state documents', () => {
     let deep: unknown = []
     for (let i = 0; i < 100_000; i++) deep = [deep]
     const state = await h.emulator.control.getState()
-    await expect(h.emulator.control.putState({ ...state, users: deep })).rejects.toMatchObject({ status: 400, hint: expect.stringMatching(/users(\[0\])+: nested deeper than 64 levels/) })
+    await expect(h.emulator.control.putState({ ...state, users: deep })).rejects.toMatchObject({
+      status: 400,
+      hint: expect.stringMatching(/users(\[0\])+: nested deeper than 64 levels/),
+    })
   })
 })
 
@@ -135,7 +145,9 @@ describe('JSON nesting bound on fixtures and state files given to the CLI', () =
     expect(() => parseFixtures({ ...BUILT_IN_FIXTURES, extra: deep })).toThrow(/extra(\.a)+: nested deeper than 64 levels/)
   })
 
-  it('--fixtures with a deep document exits 1 with a message; --state with a deep slide exits 1 and leaves the file as it was', async ({ cli }) => {
+  it('--fixtures with a deep document exits 1 with a message; --state with a deep slide exits 1 and leaves the file as it was', async ({
+    cli,
+  }) => {
     const fixtures = join(dir.path, 'fixtures.json')
     await writeFile(fixtures, `{"format":"presentation-emulator/fixtures@1","users":${nested(20_000)}}`)
     const bad = await cli.run(['--fixtures', fixtures, '--port', '0'])

@@ -26,7 +26,13 @@ describe('cross-origin reads and writes (every way in)', () => {
   const stateText = async () => (await call('/_emulator/state')).text()
 
   it('grants no CORS to a foreign origin on the control plane, the dashboard and the pages', async () => {
-    for (const path of ['/_emulator/state', '/_emulator', '/_emulator/dashboard/fragment', '/editor/welcome-deck', '/sites/welcome-deck.sites.localhost/']) {
+    for (const path of [
+      '/_emulator/state',
+      '/_emulator',
+      '/_emulator/dashboard/fragment',
+      '/editor/welcome-deck',
+      '/sites/welcome-deck.sites.localhost/',
+    ]) {
       const reply = await call(path, { headers: { origin: EVIL } })
       expect(reply.status, path).toBe(200)
       expect(reply.headers.get('access-control-allow-origin'), path).toBeNull()
@@ -50,7 +56,10 @@ describe('cross-origin reads and writes (every way in)', () => {
     })
     expect(reply.status).toBe(403)
     expect(reply.headers.get('x-service-error-code')).toBe('FORBIDDEN')
-    expect(await reply.json()).toEqual({ error: 'Forbidden', hint: `requests from ${EVIL} may not change the emulator; allow it with --allowed-origin ${EVIL} (allowedOrigins in code)` })
+    expect(await reply.json()).toEqual({
+      error: 'Forbidden',
+      hint: `requests from ${EVIL} may not change the emulator; allow it with --allowed-origin ${EVIL} (allowedOrigins in code)`,
+    })
     expect(await stateText()).toBe(before)
   })
 
@@ -65,10 +74,17 @@ describe('cross-origin reads and writes (every way in)', () => {
   })
 
   it('lets an allowed origin (--allowed-origin) read and write, with its origin echoed', async () => {
-    const preflight = await call('/_emulator/accounts', { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'POST' } })
+    const preflight = await call('/_emulator/accounts', {
+      method: 'OPTIONS',
+      headers: { origin: APP, 'access-control-request-method': 'POST' },
+    })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe(APP)
-    const created = await call('/_emulator/accounts', { method: 'POST', headers: { origin: APP, 'sec-fetch-site': 'same-site' }, body: '{}' })
+    const created = await call('/_emulator/accounts', {
+      method: 'POST',
+      headers: { origin: APP, 'sec-fetch-site': 'same-site' },
+      body: '{}',
+    })
     expect(created.status).toBe(201)
     expect(created.headers.get('access-control-allow-origin')).toBe(APP)
     expect(created.headers.get('vary')).toBe('Origin')
@@ -110,7 +126,15 @@ describe('over HTTP, bound to loopback', () => {
   })
 
   it('accepts loopback names, the --public-url host and --allowed-host names', async () => {
-    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, 'app.localhost', '[::1]:4010', 'emulator:4010', 'EMULATOR', 'decks.test:8080']) {
+    for (const host of [
+      `127.0.0.1:${server.port}`,
+      `localhost:${server.port}`,
+      'app.localhost',
+      '[::1]:4010',
+      'emulator:4010',
+      'EMULATOR',
+      'decks.test:8080',
+    ]) {
       const reply = await rawGet('/_emulator/health', `Host: ${host}\r\n`)
       expect(reply.status, host).toBe(200)
     }
@@ -118,26 +142,37 @@ describe('over HTTP, bound to loopback', () => {
 
   it("lets the dashboard's own fetch (Origin matching the Host) change state, and refuses a rebinding page's", async () => {
     const own = `http://127.0.0.1:${server.port}`
-    const ok = await fetch(`${own}/_emulator/accounts`, { method: 'POST', headers: { origin: own, 'content-type': 'application/json' }, body: '{}' })
+    const ok = await fetch(`${own}/_emulator/accounts`, {
+      method: 'POST',
+      headers: { origin: own, 'content-type': 'application/json' },
+      body: '{}',
+    })
     expect(ok.status).toBe(201)
     const foreign = await fetch(`${own}/_emulator/accounts`, { method: 'POST', headers: { origin: 'http://127.0.0.1:9999' }, body: '{}' })
     expect(foreign.status).toBe(403)
   })
 
-  it('does not trust the default base URL\'s origin (127.0.0.1:4010) once it listens elsewhere: another page could be served there', async () => {
+  it("does not trust the default base URL's origin (127.0.0.1:4010) once it listens elsewhere: another page could be served there", async () => {
     expect(server.port).not.toBe(4010)
-    const reply = await fetch(`http://127.0.0.1:${server.port}/_emulator/reset`, { method: 'POST', headers: { origin: 'http://127.0.0.1:4010' } })
+    const reply = await fetch(`http://127.0.0.1:${server.port}/_emulator/reset`, {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:4010' },
+    })
     expect(reply.status).toBe(403)
     expect(reply.headers.get('x-service-error-code')).toBe('FORBIDDEN')
   })
 })
 
-describe('a base URL given explicitly stays the emulator\'s own origin when it listens', () => {
-  it('lets a page on the base URL\'s origin (the app the handlers serve) change state', async () => {
+describe("a base URL given explicitly stays the emulator's own origin when it listens", () => {
+  it("lets a page on the base URL's origin (the app the handlers serve) change state", async () => {
     const emulator = createEmulator({ clock: 'manual', baseUrl: 'http://localhost:5173/api/v1' })
     const server = await emulator.listen({ port: 0 })
     try {
-      const reply = await fetch(`http://127.0.0.1:${server.port}/_emulator/accounts`, { method: 'POST', headers: { origin: 'http://localhost:5173', 'content-type': 'application/json' }, body: '{}' })
+      const reply = await fetch(`http://127.0.0.1:${server.port}/_emulator/accounts`, {
+        method: 'POST',
+        headers: { origin: 'http://localhost:5173', 'content-type': 'application/json' },
+        body: '{}',
+      })
       expect(reply.status).toBe(201)
     } finally {
       await emulator.close()

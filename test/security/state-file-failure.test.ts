@@ -66,7 +66,13 @@ describe('a state file that cannot be written', () => {
     expect(reports).toHaveLength(1)
     expect((reports[0] as Error).message).toMatch(/ENOSPC/)
     expect(await readFile(path, 'utf8')).toBe(good)
-    const served = await emulator.handle({ method: 'GET', path: '/v1/teams', query: '', headers: { authorization: 'Bearer pres_test_alice' }, body: null })
+    const served = await emulator.handle({
+      method: 'GET',
+      path: '/v1/teams',
+      query: '',
+      headers: { authorization: 'Bearer pres_test_alice' },
+      body: null,
+    })
     expect(served.status).toBe(200)
 
     // No new change: the retry alone writes everything made while the disk was full.
@@ -80,7 +86,9 @@ describe('a state file that cannot be written', () => {
     emulator.close()
   })
 
-  it('from the CLI, on a path blocked by a folder: one message, still serving, and the file is back once the path is free', async ({ cli }) => {
+  it('from the CLI, on a path blocked by a folder: one message, still serving, and the file is back once the path is free', async ({
+    cli,
+  }) => {
     const path = join(dir.path, 'blocked.json')
     const server = await cli.start(['--state', path, '--quiet', '--clock', 'manual'])
     expect((await stat(path)).isFile()).toBe(true)
@@ -99,7 +107,14 @@ describe('a state file that cannot be written', () => {
     expect(server.stderr).toMatch(/The last saved file is kept; the emulator keeps serving and retries/)
 
     await rm(path, { recursive: true })
-    await waitUntil(async () => stat(path).then((s) => s.isFile(), () => false), 15_000)
+    await waitUntil(
+      async () =>
+        stat(path).then(
+          (s) => s.isFile(),
+          () => false,
+        ),
+      15_000,
+    )
     const saved = JSON.parse(await readFile(path, 'utf8'))
     expect(saved.users.filter((user: { name: string }) => user.name.startsWith('blocked '))).toHaveLength(3)
     await waitUntil(() => /state saved to .* again/.test(server.stderr))

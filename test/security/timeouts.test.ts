@@ -43,7 +43,9 @@ describe('server timeouts', () => {
 
   it('answers 408 and closes when a body stops halfway', async () => {
     const conn = await rawConnect(server.port)
-    conn.socket.write('POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: 100\r\n\r\n{"name":"half')
+    conn.socket.write(
+      'POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: 100\r\n\r\n{"name":"half',
+    )
     const { text, closed, afterMs } = await conn.closed(6_000)
     expect(closed).toBe(true)
     expect(afterMs).toBeLessThan(5_000)
@@ -101,7 +103,9 @@ describe('shutdown with slow clients connected', () => {
     const halfHeaders = await rawConnect(running.port)
     halfHeaders.socket.write('GET /v1/teams HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_')
     const halfBody = await rawConnect(running.port)
-    halfBody.socket.write('POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: 100\r\n\r\n{"name":"half')
+    halfBody.socket.write(
+      'POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: 100\r\n\r\n{"name":"half',
+    )
     // A request the core is answering (a long-poll that ends after 300 ms) gets its answer.
     const waiting = fetch(`http://127.0.0.1:${running.port}/_emulator/requests/wait?operationId=listTeams&timeoutMs=300`)
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -160,7 +164,9 @@ describe('the timeout flags of the CLI', () => {
   beforeAll(() => ensureBuilt(), 120_000)
 
   cliIt('takes --headers-timeout, --request-timeout and --max-connections (also as env vars)', async ({ cli }) => {
-    const server = await cli.start(['--quiet', '--headers-timeout', '0.4', '--max-connections', '2'], { env: { PRESENTATION_EMULATOR_REQUEST_TIMEOUT: '0.8' } })
+    const server = await cli.start(['--quiet', '--headers-timeout', '0.4', '--max-connections', '2'], {
+      env: { PRESENTATION_EMULATOR_REQUEST_TIMEOUT: '0.8' },
+    })
     const slow = await rawConnect(server.port)
     slow.socket.write('POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n{')
     const { text, afterMs } = await slow.closed(5_000)

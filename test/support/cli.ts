@@ -54,7 +54,10 @@ export async function ensureBuilt(): Promise<void> {
       break
     } catch {
       // Another worker builds: wait for it, then check again (a lock older than 2 minutes is stale).
-      const age = await stat(LOCK).then((s) => Date.now() - s.mtimeMs, () => 0)
+      const age = await stat(LOCK).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      )
       if (age > 120_000) await rmdir(LOCK).catch(() => undefined)
       if (Date.now() > deadline) throw new Error(`timed out waiting for the build lock ${LOCK}`)
       await sleep(200)
@@ -68,7 +71,10 @@ export async function ensureBuilt(): Promise<void> {
         resolve(`${stdout}${stderr}`),
       )
     })
-    const built = await stat(MARKER).then((s) => s.mtimeMs, () => 0)
+    const built = await stat(MARKER).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    )
     if (built < started - 1000) throw new Error(`the build did not emit ${MARKER}:\n${output}`)
     if (output.trim() !== '') console.warn(`the build reported:\n${output}`)
   } finally {
@@ -154,11 +160,20 @@ export class CliProcess {
         const match = pattern.exec(this.#stdout)
         if (match !== null) return done(() => resolve(match))
         if (this.#exit !== undefined) {
-          return done(() => reject(new Error(`the CLI exited (${JSON.stringify(this.#exit)}) before printing ${pattern}\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`)))
+          return done(() =>
+            reject(
+              new Error(
+                `the CLI exited (${JSON.stringify(this.#exit)}) before printing ${pattern}\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`,
+              ),
+            ),
+          )
         }
       }
       const timer = setTimeout(
-        () => done(() => reject(new Error(`no ${pattern} on stdout within ${timeoutMs} ms\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`))),
+        () =>
+          done(() =>
+            reject(new Error(`no ${pattern} on stdout within ${timeoutMs} ms\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`)),
+          ),
         timeoutMs,
       )
       const done = (finish: () => void) => {

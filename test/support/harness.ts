@@ -140,7 +140,9 @@ export function harnessPerTest(way: Way, options: EmulatorOptions = {}): Harness
 export function expectSchema<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value)
   if (!result.success) {
-    throw new Error(`response does not match its schema:\n${JSON.stringify(result.error.issues, null, 2)}\n${JSON.stringify(value, null, 2)}`)
+    throw new Error(
+      `response does not match its schema:\n${JSON.stringify(result.error.issues, null, 2)}\n${JSON.stringify(value, null, 2)}`,
+    )
   }
   return result.data
 }
@@ -148,9 +150,7 @@ export function expectSchema<S extends z.ZodType>(schema: S, value: unknown): z.
 /** Asserts the spec's error body and `X-Service-Error-Code`. */
 export function expectError(reply: Reply, status: number, code: string): void {
   if (reply.status !== status || reply.headers['x-service-error-code'] !== code) {
-    throw new Error(
-      `expected ${status} ${code}, got ${reply.status} ${reply.headers['x-service-error-code']}: ${reply.text}`,
-    )
+    throw new Error(`expected ${status} ${code}, got ${reply.status} ${reply.headers['x-service-error-code']}: ${reply.text}`)
   }
   if (typeof reply.body?.error !== 'string') throw new Error(`error body has no "error" string: ${reply.text}`)
   const extra = Object.keys(reply.body).filter((key) => key !== 'error' && key !== 'hint')

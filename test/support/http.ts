@@ -35,4 +35,3 @@ export function parseBody(text: string): any {
     return undefined
   }
 }
-

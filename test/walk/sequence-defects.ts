@@ -54,7 +54,8 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
           updateProjectConfig: (handler) => async (ctx) => {
             const result = await handler(ctx)
             const project = ctx.world.projectBySlug(ctx.params.slug!)!
-            for (const id of linked(project.id)) await ctx.world.projects.update(id, (draft) => void (draft.config = structuredClone(project.config)))
+            for (const id of linked(project.id))
+              await ctx.world.projects.update(id, (draft) => void (draft.config = structuredClone(project.config)))
             return result
           },
         }),
@@ -121,7 +122,14 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
             const extra = [...everPublished]
               .map((id) => ctx.world.projects.get(id)!)
               .filter((p) => p.teamId === ctx.principal.team.id && p.publishedAt === null && !page.projects.some((x) => x.id === p.id))
-              .map((p) => ({ id: p.id, slug: p.slug, name: p.name, publishedAt: p.updatedAt, updatedAt: p.updatedAt, editorUrl: `http://127.0.0.1:4010/editor/${p.slug}` }))
+              .map((p) => ({
+                id: p.id,
+                slug: p.slug,
+                name: p.name,
+                publishedAt: p.updatedAt,
+                updatedAt: p.updatedAt,
+                editorUrl: `http://127.0.0.1:4010/editor/${p.slug}`,
+              }))
             return { ...page, projects: [...extra, ...page.projects].slice(0, ctx.query.limit) }
           },
         }),

@@ -22,32 +22,53 @@ const CONTROL = 'http://127.0.0.1:4010/_emulator'
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = ''
   let err = ''
-  const code = await main(['node', 'presentation-conformance', 'walk', ...args], { out: (t) => void (out += t), err: (t) => void (err += t) })
+  const code = await main(['node', 'presentation-conformance', 'walk', ...args], {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+  })
   return { code, out, err }
 }
 
 describe('a walk finds each sequence defect and shrinks it', () => {
-  it.each(SEQUENCE_DEFECTS.map((defect) => [defect.name, defect] as const))('%s', async (_, defect) => {
-    const emulator = sequenceDefectEmulator(defect)
-    const result = await runWalk({ fetch: emulator.fetch, baseUrl: BASE, controlUrl: CONTROL, allowWrites: true, runs: 1000, steps: 20, seed: 6 })
-    const ce = result.counterexample
-    expect(ce, `not found in ${result.runs} runs`).toBeDefined()
-    expect(ce!.steps.length, ce!.steps.map((s) => s.description).join(' → ')).toBeLessThanOrEqual(6)
-    const last = ce!.steps.at(-1)!
-    expect(last.divergence).toBeDefined()
-    // Every step shows its request, and the sequence can be replayed.
-    // Each curl reads the key of the side that sent it, never a key written out.
-    const variable = { main: '$PRESENTATION_API_KEY', other: '$PRESENTATION_OTHER_TEAM_KEY' } as Record<string, string>
-    for (const step of ce!.steps) {
-      step.target.curls.forEach((curl, i) => {
-        const key = step.target.exchanges[i]!.key
-        if (key === 'none') expect(curl).not.toContain('Authorization')
-        else expect(curl).toContain(`Authorization: Bearer ${variable[key]}"`)
+  it.each(SEQUENCE_DEFECTS.map((defect) => [defect.name, defect] as const))(
+    '%s',
+    async (_, defect) => {
+      const emulator = sequenceDefectEmulator(defect)
+      const result = await runWalk({
+        fetch: emulator.fetch,
+        baseUrl: BASE,
+        controlUrl: CONTROL,
+        allowWrites: true,
+        runs: 1000,
+        steps: 20,
+        seed: 6,
       })
-    }
-    const again = await runWalk({ fetch: sequenceDefectEmulator(defect).fetch, baseUrl: BASE, controlUrl: CONTROL, allowWrites: true, replay: ce!.replay })
-    expect(again.counterexample?.steps.at(-1)?.divergence?.fact).toBe(last.divergence!.fact)
-  }, 60_000)
+      const ce = result.counterexample
+      expect(ce, `not found in ${result.runs} runs`).toBeDefined()
+      expect(ce!.steps.length, ce!.steps.map((s) => s.description).join(' → ')).toBeLessThanOrEqual(6)
+      const last = ce!.steps.at(-1)!
+      expect(last.divergence).toBeDefined()
+      // Every step shows its request, and the sequence can be replayed.
+      // Each curl reads the key of the side that sent it, never a key written out.
+      const variable = { main: '$PRESENTATION_API_KEY', other: '$PRESENTATION_OTHER_TEAM_KEY' } as Record<string, string>
+      for (const step of ce!.steps) {
+        step.target.curls.forEach((curl, i) => {
+          const key = step.target.exchanges[i]!.key
+          if (key === 'none') expect(curl).not.toContain('Authorization')
+          else expect(curl).toContain(`Authorization: Bearer ${variable[key]}"`)
+        })
+      }
+      const again = await runWalk({
+        fetch: sequenceDefectEmulator(defect).fetch,
+        baseUrl: BASE,
+        controlUrl: CONTROL,
+        allowWrites: true,
+        replay: ce!.replay,
+      })
+      expect(again.counterexample?.steps.at(-1)?.divergence?.fact).toBe(last.divergence!.fact)
+    },
+    60_000,
+  )
 })
 
 describe('a walk on a busy account', () => {
@@ -58,12 +79,20 @@ describe('a walk on a busy account', () => {
     const emulator = sequenceDefectEmulator(defect)
     const key = 'pres_test_alice_acme'
     const send = (path: string, method: string, body?: unknown) =>
-      emulator.fetch(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+      emulator.fetch(`${BASE}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
     for (let i = 0; i < 40; i++) {
       const made = (await (await send('/projects', 'POST', { name: `Older project ${i}` })).json()) as { projectSlug: string }
       expect((await send(`/projects/${made.projectSlug}/publish`, 'POST')).status).toBe(200)
     }
-    const replay = [{ op: 'publish', p: 0 }, { op: 'unpublish', p: 0 }, { op: 'list', published: true, limit: 1 }] as const
+    const replay = [
+      { op: 'publish', p: 0 },
+      { op: 'unpublish', p: 0 },
+      { op: 'list', published: true, limit: 1 },
+    ] as const
     const result = await runWalk({ fetch: emulator.fetch, baseUrl: BASE, apiKey: key, allowWrites: true, replay: [...replay] })
     const last = result.counterexample?.steps.at(-1)
     expect(last?.divergence).toEqual({ fact: 'listed', target: [true], predicted: [false] })
@@ -133,10 +162,29 @@ describe('a walk over a faithful server finds nothing', () => {
   it('holds no target to the oracle’s credits or to slides the spec leaves to the generator', async () => {
     // A server whose projects show no slides, on an account with three credits: generation soon
     // answers 402, and there is nothing to copy or edit. Both are the server's business.
-    const emulator = createEmulator({ clock: 'manual', rateLimit: 0, testHooks: { wrapOperation: ((id: string, handler: unknown) => (id === 'listSlides' ? async () => ({ slides: [] }) : handler)) as never } })
+    const emulator = createEmulator({
+      clock: 'manual',
+      rateLimit: 0,
+      testHooks: {
+        wrapOperation: ((id: string, handler: unknown) => (id === 'listSlides' ? async () => ({ slides: [] }) : handler)) as never,
+      },
+    })
     const account = await emulator.control.createAccount({ name: 'few credits', credits: 3 })
-    const clock = { now: async () => emulator.emulator.clock.now(), sleep: async (ms: number) => void (await emulator.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })) }
-    const result = await runWalk({ fetch: emulator.fetch, baseUrl: BASE, apiKey: account.apiKey, allowWrites: true, allowGeneration: true, clock, runs: 40, steps: 25, seed: 8 })
+    const clock = {
+      now: async () => emulator.emulator.clock.now(),
+      sleep: async (ms: number) => void (await emulator.control.advanceClock({ ms: Math.max(0, Math.ceil(ms)) })),
+    }
+    const result = await runWalk({
+      fetch: emulator.fetch,
+      baseUrl: BASE,
+      apiKey: account.apiKey,
+      allowWrites: true,
+      allowGeneration: true,
+      clock,
+      runs: 40,
+      steps: 25,
+      seed: 8,
+    })
     expect(result.counterexample?.steps.map((s) => [s.description, s.divergence, s.target.facts, s.predicted]) ?? []).toEqual([])
     const notes = Object.keys(result.unchecked).join('\n')
     expect(notes).toMatch(/no credits left/)
@@ -199,7 +247,25 @@ describe('presentation-conformance walk', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pe-walk-script-'))
     const file = join(dir, 'ce.json')
     try {
-      const found = await cli('--base-url', `${server.origin}/v1`, '--control-url', `${server.origin}/_emulator`, '--allow-writes', '--runs', '200', '--steps', '10', '--seed', '11', '--counterexample', file, '--reporter', 'json', '--output', join(dir, 'result.json'))
+      const found = await cli(
+        '--base-url',
+        `${server.origin}/v1`,
+        '--control-url',
+        `${server.origin}/_emulator`,
+        '--allow-writes',
+        '--runs',
+        '200',
+        '--steps',
+        '10',
+        '--seed',
+        '11',
+        '--counterexample',
+        file,
+        '--reporter',
+        'json',
+        '--output',
+        join(dir, 'result.json'),
+      )
       expect(found.code).toBe(1)
       const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'))
       const scriptFile = file.replace(/\.json$/, '.sh')
@@ -213,7 +279,10 @@ describe('presentation-conformance walk', () => {
       const made = [...stdout.matchAll(/"projectSlug":"([^"]+)"/g)].map((m) => m[1]!)
       expect(made.length).toBeGreaterThan(0)
       for (const slug of made) expect(result.createdProjects).not.toContain(slug)
-      const requests = [...stdout.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) -> (\d+)$/gm)].map((m) => ({ url: m[2]!, status: Number(m[3]) }))
+      const requests = [...stdout.matchAll(/^(GET|POST|PUT|PATCH|DELETE) (\S+) -> (\d+)$/gm)].map((m) => ({
+        url: m[2]!,
+        status: Number(m[3]),
+      }))
       expect(requests.length).toBe(result.counterexample.steps.flatMap((s: any) => s.target.exchanges).length)
       expect(requests.slice(1).every((r) => made.some((slug) => r.url.includes(slug)) || !r.url.includes('/projects/'))).toBe(true)
       expect(requests.at(-1)!.status).toBe(result.counterexample.steps.at(-1).target.exchanges.at(-1).response.status)
@@ -228,7 +297,11 @@ describe('presentation-conformance walk', () => {
     const format = 'presentation-conformance/walk-replay@1'
     const cases: Array<[string, string, RegExp]> = [
       ['unknown-op.json', JSON.stringify({ format, seed: 1, steps: [{ op: 'foo' }] }), /steps\[0\]\.op: .*'create'/],
-      ['rename-without-fields.json', JSON.stringify({ format, seed: 1, steps: [{ op: 'create', name: 'A' }, { op: 'rename' }] }), /steps\[1\]\.p: .*steps\[1\]\.name:/],
+      [
+        'rename-without-fields.json',
+        JSON.stringify({ format, seed: 1, steps: [{ op: 'create', name: 'A' }, { op: 'rename' }] }),
+        /steps\[1\]\.p: .*steps\[1\]\.name:/,
+      ],
       ['not-json.json', 'steps: rename', /is not JSON/],
       ['a-step.json', JSON.stringify({ op: 'foo' }), /format: /],
       ['steps-not-a-list.json', JSON.stringify({ format, seed: 1, steps: { op: 'detail', p: 0 } }), /steps: .*array/],

@@ -4,12 +4,14 @@ import { needs, scenario } from '../support.js'
 
 const CHOICES = contract('§4 › choices for "not shown" items')
 
-const emulatorScenario = (definition: Parameters<typeof scenario>[0]) => scenario({ kind: 'emulator', needs: needs('emulator', 'controlPlane'), ...definition })
+const emulatorScenario = (definition: Parameters<typeof scenario>[0]) =>
+  scenario({ kind: 'emulator', needs: needs('emulator', 'controlPlane'), ...definition })
 
 export const emulatorGenerationScenarios = [
   emulatorScenario({
     id: 'emulator.generation',
-    title: 'Generation: model ids fast and quality, estimated durations, credits charged at acceptance and refunded on failure, magic prompts, completion publishes',
+    title:
+      'Generation: model ids fast and quality, estimated durations, credits charged at acceptance and refunded on failure, magic prompts, completion publishes',
     // Alone: it counts on jobs still processing, and other scenarios' waits move the shared clock.
     phase: 'last',
     async run(ctx) {
@@ -30,7 +32,14 @@ export const emulatorGenerationScenarios = [
       const failing = await ctx.ok(account, 'generateProject', { body: { prompt: 'emulator:fail on purpose' } })
       ctx.created(failing.projectSlug, { actor: account, purpose: 'failing' })
       const none = await ctx.call(account, 'generateProject', { body: { prompt: 'no credit left' } })
-      ctx.equal('MUST', CHOICES, 'credits are charged at acceptance (and not by a dispatch error): a fourth job on 3 credits is 402', none.status, 402, none)
+      ctx.equal(
+        'MUST',
+        CHOICES,
+        'credits are charged at acceptance (and not by a dispatch error): a fourth job on 3 credits is 402',
+        none.status,
+        402,
+        none,
+      )
 
       const failed = await ctx.waitForJob(account, failing.jobId)
       ctx.equal('MUST', CHOICES, 'an emulator:fail prompt ends failed', failed?.status, 'failed')
@@ -41,14 +50,26 @@ export const emulatorGenerationScenarios = [
 
       const done = await ctx.waitForJob(account, templated.jobId)
       ctx.equal('MUST', CHOICES, 'a job completes', done?.status, 'completed')
-      ctx.must(CHOICES, 'a completed job has publishedUrl and finalDuration "N seconds"', typeof done?.publishedUrl === 'string' && /^\d+ seconds$/.test(done?.finalDuration ?? ''), { actual: done })
+      ctx.must(
+        CHOICES,
+        'a completed job has publishedUrl and finalDuration "N seconds"',
+        typeof done?.publishedUrl === 'string' && /^\d+ seconds$/.test(done?.finalDuration ?? ''),
+        { actual: done },
+      )
       const slides = await ctx.ok(account, 'listSlides', { params: { slug: templated.projectSlug! } })
       ctx.equal('MUST', CHOICES, 'a template job makes one slide per template slide', slides.slides.length, 3)
       const detail = await ctx.ok(account, 'getProject', { params: { slug: templated.projectSlug! } })
-      ctx.must(CHOICES, 'a completed job’s project is published', detail.publishedAt !== null && detail.publishedUrl === done?.publishedUrl, { actual: detail })
+      ctx.must(
+        CHOICES,
+        'a completed job’s project is published',
+        detail.publishedAt !== null && detail.publishedUrl === done?.publishedUrl,
+        { actual: detail },
+      )
       const fromScratch = await ctx.waitForJob(account, scratch.jobId)
       const count = (await ctx.ok(account, 'listSlides', { params: { slug: scratch.projectSlug! } })).slides.length
-      ctx.must(CHOICES, 'a job from scratch makes 4 to 8 slides', fromScratch?.status === 'completed' && count >= 4 && count <= 8, { actual: count })
+      ctx.must(CHOICES, 'a job from scratch makes 4 to 8 slides', fromScratch?.status === 'completed' && count >= 4 && count <= 8, {
+        actual: count,
+      })
     },
   }),
   emulatorScenario({

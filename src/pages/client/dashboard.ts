@@ -31,7 +31,9 @@ function mask(value: string): string {
 function masked(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(masked)
   if (typeof body !== 'object' || body === null) return body
-  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, key === 'apiKey' && typeof value === 'string' ? mask(value) : masked(value)]))
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [key, key === 'apiKey' && typeof value === 'string' ? mask(value) : masked(value)]),
+  )
 }
 
 async function call(method: string, path: string, body?: unknown): Promise<CallResult> {
@@ -192,7 +194,9 @@ function start(): void {
       if (value === undefined) continue
       code.textContent = value
       code.classList.add('revealed')
-      const button = document.querySelector<HTMLElement>(`button[data-action="key-reveal"][data-key-id="${CSS.escape(code.dataset.keyId ?? '')}"]`)
+      const button = document.querySelector<HTMLElement>(
+        `button[data-action="key-reveal"][data-key-id="${CSS.escape(code.dataset.keyId ?? '')}"]`,
+      )
       if (button !== null) {
         button.textContent = 'Hide'
         button.setAttribute('aria-pressed', 'true')
@@ -227,7 +231,10 @@ function start(): void {
           link.download = 'presentation-emulator-state.json'
           link.click()
           setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
-          report('Download state', 'GET', '/_emulator/state', { ...result, body: `Saved presentation-emulator-state.json (${text.length.toLocaleString('en')} characters).` })
+          report('Download state', 'GET', '/_emulator/state', {
+            ...result,
+            body: `Saved presentation-emulator-state.json (${text.length.toLocaleString('en')} characters).`,
+          })
         })()
         break
       case 'job-complete':

@@ -271,7 +271,8 @@ function start(): void {
     const bar = document.createElement('div')
     bar.className = 'notice-bar notice-info'
     bar.setAttribute('role', 'alert')
-    bar.textContent = 'This project no longer exists in the emulator (a reset or a state import removed it). The page shows it again if it comes back.'
+    bar.textContent =
+      'This project no longer exists in the emulator (a reset or a state import removed it). The page shows it again if it comes back.'
     notice.replaceChildren(bar)
   })
   window.addEventListener('pagehide', () => source.close())
