@@ -1,5 +1,5 @@
 import { runNode } from './lib/process.js'
-import { type Row } from './lib/row.js'
+import type { Row } from './lib/row.js'
 import { fmt, median } from './lib/stats.js'
 
 export async function memoryRows(options: { rounds: number; big: number }): Promise<Row[]> {

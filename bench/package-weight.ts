@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from './lib/process.js'
-import { type Row } from './lib/row.js'
+import type { Row } from './lib/row.js'
 import { kb, mb } from './lib/stats.js'
 
 function npm(args: string[], cwd: string): string {

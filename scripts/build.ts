@@ -94,9 +94,9 @@ const tsxSyntaxOnly: Plugin = {
   setup(b) {
     b.onLoad({ filter: babelParser }, async (args) => {
       const source = await readFile(args.path, 'utf8')
-      const table = /\nconst mixinPlugins = \{\n((?:  \w+,?\n)+)\};\n/
+      const table = /\nconst mixinPlugins = \{\n((?: {2}\w+,?\n)+)\};\n/
       const found = table.exec(source)
-      const names = found?.[1]!.split(/[\s,]+/).filter(Boolean) ?? []
+      const names = found?.[1]?.split(/[\s,]+/).filter(Boolean) ?? []
       const missing = TSX_PARSER_PLUGINS.filter((name) => !names.includes(name))
       if (found === null || missing.length > 0)
         throw new Error(

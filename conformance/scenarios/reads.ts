@@ -53,7 +53,8 @@ export const readScenarios = [
         ctx.must(
           Clauses.limits,
           `limit=${limit} is refused or held within 1–100`,
-          exchange.status === 400 || (exchange.status === 200 && ((exchange.json as any)?.templates?.length ?? 0) <= 100),
+          exchange.status === 400 ||
+            (exchange.status === 200 && ((exchange.json as { templates?: unknown[] } | undefined)?.templates?.length ?? 0) <= 100),
           {
             actual: exchange.status,
             exchange,

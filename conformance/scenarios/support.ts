@@ -154,6 +154,7 @@ export async function walk<Id extends 'listProjects' | 'listTemplates'>(
   >
 > {
   const maxPages = options.maxPages ?? 200
+  // biome-ignore lint/suspicious/noExplicitAny: the items are checked against their schema by the caller; the result type says what they are
   const items: any[] = []
   const exchanges: Exchange[] = []
   const cursors = new Set<string>()
@@ -191,7 +192,13 @@ export async function walk<Id extends 'listProjects' | 'listTemplates'>(
 /** Checks a walk's items are each listed once. */
 export function expectNoRepeats(ctx: ScenarioContext, items: Array<{ id: string }>, what: string, exchange?: Exchange): boolean {
   const seen = new Set<string>()
-  const repeated = items.filter((item) => (seen.has(item.id) ? true : (seen.add(item.id), false))).map((item) => item.id)
+  const repeated = items
+    .filter((item) => {
+      if (seen.has(item.id)) return true
+      seen.add(item.id)
+      return false
+    })
+    .map((item) => item.id)
   return ctx.must(Clauses.pagination, `${what}: no item is listed twice`, repeated.length === 0, {
     expected: 'each id once',
     actual: `repeated: ${repeated.slice(0, 5).join(', ')}`,

@@ -92,7 +92,7 @@ export async function walkMain(argv: readonly string[], io: { out: (text: string
     if (saved !== undefined && flags.replay === undefined) {
       files.replay = flags.counterexample ?? `walk-counterexample-${result.seed}.json`
       writeFileSync(files.replay, `${JSON.stringify(saved, null, 2)}\n`)
-      files.script = files.replay.replace(/\.json$/, '') + '.sh'
+      files.script = `${files.replay.replace(/\.json$/, '')}.sh`
       writeFileSync(files.script, curlScript(result), { mode: 0o755 })
     }
     human(`${walkText(result, files)}\n`)

@@ -105,7 +105,7 @@ field() {
 }
 `
 
-const WAIT_JOB = String.raw`
+const WAIT_JOB = `
 # wait_job KEY JOB: polls the job until it is no longer processing (at most 15 minutes).
 wait_job() {
   polls=0
@@ -166,7 +166,9 @@ export function curlScript(result: WalkResult): string {
     for (const [at, value] of Object.entries(exchange.yields)) latest.set(value, `${i} ${at}`)
   })
   // Every job is polled, so its id is needed too.
-  calls.forEach(({ exchange }, i) => isGenerate(exchange) && used.add(`${i} jobId`))
+  calls.forEach(({ exchange }, i) => {
+    if (isGenerate(exchange)) used.add(`${i} jobId`)
+  })
   const variables = new Map<string, string>() // `${call} ${path}` → variable
   const counts = new Map<string, number>()
   const ordered = [...used].sort((a, b) => Number(a.split(' ')[0]) - Number(b.split(' ')[0]) || (a < b ? -1 : 1))

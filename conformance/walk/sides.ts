@@ -165,6 +165,7 @@ export class Side {
   async run(step: WalkStep, mirror?: Mirror): Promise<Observation> {
     const exchanges: Exchange[] = []
     const facts: Record<string, unknown> = {}
+    // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field below
     const json = (e: Exchange) => (e.json ?? {}) as Record<string, any>
     const status = (e: Exchange) => {
       facts.status = e.status

@@ -50,7 +50,10 @@ function yieldsOf(json: unknown): Record<string, string> {
   if (typeof json !== 'object' || json === null) return out
   const body = json as Record<string, unknown>
   for (const name of ['projectSlug', 'jobId', 'nextCursor', 'slideId']) if (typeof body[name] === 'string') out[name] = body[name]
-  if (Array.isArray(body.slides)) body.slides.forEach((slide, i) => typeof slide?.id === 'string' && (out[`slides.${i}.id`] = slide.id))
+  if (Array.isArray(body.slides))
+    body.slides.forEach((slide, i) => {
+      if (typeof slide?.id === 'string') out[`slides.${i}.id`] = slide.id
+    })
   return out
 }
 

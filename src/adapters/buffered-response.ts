@@ -70,6 +70,7 @@ function defineBufferedResponse() {
       return this.#streamed === undefined ? this.#take() : this.#streamed.text()
     }
 
+    // biome-ignore lint/suspicious/noExplicitAny: the signature of Response.json()
     override async json(): Promise<any> {
       return this.#streamed === undefined ? JSON.parse(this.#take()) : this.#streamed.json()
     }

@@ -336,6 +336,7 @@ export function createClient(options: ClientOptions): PresentationClient {
  *   for (const project of page.projects) console.log(project.slug)
  * }
  */
+// biome-ignore lint/suspicious/noExplicitAny: any list method's query fits; the item type comes from its result
 export async function* paginate<F extends (query: any, options?: CallOptions) => Promise<{ nextCursor?: string | undefined }>>(
   list: F,
   query?: NonNullable<Parameters<F>[0]>,

@@ -32,7 +32,7 @@ describe('valueDepthExceeded', () => {
       return value
     }
     expect(valueDepthExceeded(nest(MAX_JSON_DEPTH))).toBeUndefined()
-    expect(valueDepthExceeded({ ok: nest(MAX_JSON_DEPTH - 1), deep: [nest(MAX_JSON_DEPTH)] })).toBe('deep[0]' + '.k[0]'.repeat(31))
+    expect(valueDepthExceeded({ ok: nest(MAX_JSON_DEPTH - 1), deep: [nest(MAX_JSON_DEPTH)] })).toBe(`deep[0]${'.k[0]'.repeat(31)}`)
     expect(valueDepthExceeded(nest(1_000_000))).toMatch(/^k\[0\](\.k\[0\])+$/)
     expect(valueDepthExceeded('text')).toBeUndefined()
   })

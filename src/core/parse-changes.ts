@@ -19,7 +19,7 @@ function worst(a: Change, b: Change): Change {
 
 /** What parsing with `schema` can change, read off its definition once. */
 function changeOf(schema: z.core.$ZodType): Change {
-  let known = changes.get(schema)
+  const known = changes.get(schema)
   if (known !== undefined) return known
   const def = schema._zod.def as unknown as { type: string; checks?: Array<{ _zod: { def: { check: string } } }> } & Record<string, unknown>
   let change: Change

@@ -63,6 +63,7 @@ function isParseError(error: unknown): error is ParseError {
 }
 
 /** What a program's default export is: a value, only a type, or absent. */
+// biome-ignore lint/suspicious/noExplicitAny: Babel's AST nodes, read by their `type`
 function defaultExportKind(body: ReadonlyArray<{ type: string } & Record<string, any>>): 'value' | 'type' | 'none' {
   let found: 'type' | 'none' = 'none'
   for (const node of body) {
@@ -85,7 +86,7 @@ function defaultExportKind(body: ReadonlyArray<{ type: string } & Record<string,
 /** The first problem of a `slide.tsx`, or `undefined` when it is valid. */
 export function checkSlideTsx(text: string): SlideFileProblem | undefined {
   const file = 'slide.tsx'
-  let program
+  let program: ReturnType<typeof parseModule>['program']
   try {
     program = parseModule(text, PARSER_OPTIONS).program
   } catch (error) {

@@ -61,7 +61,10 @@ export interface RunningServer {
 export const FORCE_CLOSE_AFTER_MS = 10_000
 
 function send(res: ServerResponse, response: EmulatorResponse, closeConnection: boolean, streams: Set<() => void>): void {
-  if (response.stream !== undefined) return sendStream(res, response, response.stream, closeConnection ? undefined : streams)
+  if (response.stream !== undefined) {
+    sendStream(res, response, response.stream, closeConnection ? undefined : streams)
+    return
+  }
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
   const body = response.body
@@ -139,7 +142,10 @@ function sendStream(
   res.on('close', stop)
   res.writeHead(response.status, { ...response.headers, connection: 'close' })
   res.flushHeaders()
-  if (streams === undefined) return stop()
+  if (streams === undefined) {
+    stop()
+    return
+  }
   streams.add(stop)
   void (async () => {
     try {

@@ -2,6 +2,7 @@ import { fail } from '../core/errors.js'
 import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { eventStreamResponse } from '../core/server-sent-events.js'
 import { SITES_DOMAIN } from '../model/urls.js'
+import type { ProjectRecord } from '../store/records.js'
 import type { Change } from '../store/table.js'
 import type { World } from '../store/world.js'
 import { editorPage, editorSlidesHtml, editorView } from './editor.js'
@@ -75,7 +76,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
     // /sites/{hostname}{path}
     const hostname = first ?? ''
     const sitePath = `/${[second, ...rest].filter((s) => s !== undefined).join('/')}`
-    let project
+    let project: ProjectRecord | undefined
     if (hostname.endsWith(`.${SITES_DOMAIN}`)) {
       const subdomain = world.subdomainByLabel(hostname.slice(0, -SITES_DOMAIN.length - 1))
       project = subdomain === undefined ? undefined : world.projectAt({ subdomainId: subdomain.id }, sitePath)

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { buildWorld } from '../fixtures/build.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from '../fixtures/load.js'
 import { integrityProblems } from './integrity.js'
-import { TABLE_NAMES, World, type StateDocument } from './world.js'
+import { type TABLE_NAMES, World, type StateDocument } from './world.js'
 
 /** A state document as a test breaks it: any record, any field. */
 type Doc = Record<(typeof TABLE_NAMES)[number], any[]>

@@ -104,7 +104,7 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     if (versionId !== null && owner === undefined) problems.push(`${at}[${index}].${field}: no versions record "${versionId}"`)
   }
   const members = new Set(doc.memberships.map((m) => `${m.userId}|${m.teamId}`))
-  doc.teams.forEach((t, i) => ref('users', t.personalOf, 'teams', i, 'personalOf'))
+  for (const [i, t] of doc.teams.entries()) ref('users', t.personalOf, 'teams', i, 'personalOf')
   doc.memberships.forEach((m, i) => {
     ref('users', m.userId, 'memberships', i, 'userId')
     ref('teams', m.teamId, 'memberships', i, 'teamId')
@@ -115,7 +115,7 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     if (!members.has(`${k.userId}|${k.teamId}`)) problems.push(`apiKeys[${i}]: user "${k.userId}" is not a member of team "${k.teamId}"`)
   })
   for (let i = 0; i < doc.subdomains.length; i++) ref('teams', doc.subdomains[i]!.teamId, 'subdomains', i, 'teamId')
-  doc.domains.forEach((d, i) => ref('teams', d.teamId, 'domains', i, 'teamId'))
+  for (const [i, d] of doc.domains.entries()) ref('teams', d.teamId, 'domains', i, 'teamId')
   for (let i = 0; i < doc.projects.length; i++) {
     const p = doc.projects[i]!
     ref('teams', p.teamId, 'projects', i, 'teamId')
@@ -134,8 +134,8 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     for (let j = 0; j < p.collaborators.length; j++) ref('users', p.collaborators[j]!, 'projects', i, `collaborators[${j}]`)
   }
   for (let i = 0; i < doc.versions.length; i++) ref('projects', doc.versions[i]!.projectId, 'versions', i, 'projectId')
-  doc.slides.forEach((s, i) => ref('projects', s.projectId, 'slides', i, 'projectId'))
-  doc.templates.forEach((t, i) => ref('teams', t.teamId, 'templates', i, 'teamId'))
+  for (const [i, s] of doc.slides.entries()) ref('projects', s.projectId, 'slides', i, 'projectId')
+  for (const [i, t] of doc.templates.entries()) ref('teams', t.teamId, 'templates', i, 'teamId')
   doc.jobs.forEach((j, i) => {
     ref('teams', j.teamId, 'jobs', i, 'teamId')
     ref('users', j.userId, 'jobs', i, 'userId')

@@ -46,7 +46,7 @@ describe('curlCommand', () => {
     const changed = curlCommand(request, derivedCredential('main', 'last character changed', lastCharacterReplaced('y')))
     expect(changed).not.toContain('pres_secret')
     expect(sentHeader(changed, { PRESENTATION_API_KEY: 'pres_secret_key' })).toBe(
-      'Authorization: Bearer pres_secret_key'.slice(0, -1) + 'y',
+      `${'Authorization: Bearer pres_secret_key'.slice(0, -1)}y`,
     )
     const longer = curlCommand(request, derivedCredential('otherTeam', 'appended', appended('a$b"c')))
     expect(sentHeader(longer, { PRESENTATION_OTHER_TEAM_KEY: 'live_k' })).toBe('Authorization: Bearer live_ka$b"c')

@@ -183,7 +183,9 @@ function requestFor(id: OperationId): fc.Arbitrary<EmulatorRequest> {
     })
     .map(({ segments, query, body, authorization, contentType, method }) => {
       let path = `/v1${spec.path}`
-      names.forEach((name, i) => (path = path.replace(`{${name}}`, segments[i]!)))
+      names.forEach((name, i) => {
+        path = path.replace(`{${name}}`, segments[i]!)
+      })
       const headers: Record<string, string | undefined> = {}
       if (authorization !== undefined) headers.authorization = authorization
       if (contentType !== undefined) headers['content-type'] = contentType
@@ -202,7 +204,7 @@ function documented(id: OperationId | null, request: EmulatorRequest): Set<numbe
   return allowed
 }
 
-async function checkOne(id: OperationId, request: EmulatorRequest): Promise<void> {
+async function checkOne(request: EmulatorRequest): Promise<void> {
   const context = describeRequest(request)
   const before = await stateText(emulator)
   const response = await emulator.handle(request)
@@ -246,7 +248,7 @@ describe('fuzz: every /v1 operation, in-process', () => {
       `${id}: no 5xx, successes match their schema, errors are documented and change nothing, pages render`,
       async () => {
         await fc.assert(
-          fc.asyncProperty(requestFor(id), (request) => checkOne(id, request)),
+          fc.asyncProperty(requestFor(id), (request) => checkOne(request)),
           params(runs(60)),
         )
       },

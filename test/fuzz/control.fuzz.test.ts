@@ -263,7 +263,9 @@ function requestFor(route: RouteSpec): fc.Arbitrary<{ request: EmulatorRequest; 
     })
     .map(({ segments, query, body, browser, method }) => {
       let path = route.path
-      names.forEach((name, i) => (path = path.replace(`{${name}}`, encodeURIComponent(segments[i]!.replace(/[\uD800-\uDFFF]/g, '?')))))
+      names.forEach((name, i) => {
+        path = path.replace(`{${name}}`, encodeURIComponent(segments[i]!.replace(/[\uD800-\uDFFF]/g, '?')))
+      })
       const foreign = browser.origin === 'http://evil.example' || browser.origin === 'null' || browser['sec-fetch-site'] === 'cross-site'
       return {
         request: {

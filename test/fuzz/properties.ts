@@ -1,4 +1,4 @@
-import fc from 'fast-check'
+import type fc from 'fast-check'
 import { expect } from 'vitest'
 import { defaultErrorCode } from '../../src/core/errors.js'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'

@@ -269,7 +269,7 @@ export class CliLauncher {
 
 /** `test` with a `cli` fixture: a launcher whose processes are killed when the test ends, pass or fail. */
 export const test = base.extend<{ cli: CliLauncher }>({
-  // eslint-disable-next-line no-empty-pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from its first parameter's pattern
   cli: async ({}, use) => {
     const launcher = new CliLauncher()
     try {

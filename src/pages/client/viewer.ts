@@ -52,7 +52,9 @@ function start(): void {
   function show(to: number, options: { updateHash?: boolean } = {}): void {
     const count = ids.length
     index = count === 0 ? 0 : Math.max(0, Math.min(to, count - 1))
-    frames().forEach((frame, i) => frame.classList.toggle('current', i === index))
+    frames().forEach((frame, i) => {
+      frame.classList.toggle('current', i === index)
+    })
     thumbButtons().forEach((thumb, i) => {
       if (i === index) thumb.setAttribute('aria-current', 'true')
       else thumb.removeAttribute('aria-current')
