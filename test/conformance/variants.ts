@@ -4,10 +4,11 @@
  * one spec-legal server that chose differently wherever the spec says "not
  * shown". Nothing here ships; the emulator only calls the hooks it is given.
  */
-import type { TestHooks } from '../../src/api/test-hooks.js'
+import { createHookedEmulator } from '../support/hooked-emulator.js'
+import type { TestHooks } from '../support/hooked-emulator.js'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type { RateDecision } from '../../src/core/rate-limiter.js'
-import { createEmulator, type PresentationEmulator } from '../../src/index.js'
+import type { PresentationEmulator } from '../../src/index.js'
 import { unpublish } from '../../src/model/publishing.js'
 import type { OperationHandler } from '../../src/operations/index.js'
 import { PROJECT_CONFIG_KEYS, type OperationId } from '../../src/schemas/index.js'
@@ -319,7 +320,7 @@ export const DEFECTS: Defect[] = [
 
 /** An emulator with one defect, reached as a deployment with a control plane. */
 export function brokenEmulator(defect: Defect): PresentationEmulator {
-  return createEmulator({ clock: 'manual', rateLimit: 50, testHooks: defect.hooks, onError: () => undefined })
+  return createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, defect.hooks)
 }
 
 // --------------------------------------------------------------------- spec-legal
@@ -463,11 +464,11 @@ export function specLegalEmulator(): PresentationEmulator {
       if (code !== undefined) out = { ...out, headers: { ...out.headers, 'x-service-error-code': CODES[code] ?? 'other' } }
       if (operationId === 'generateProject' && out.status === 200)
         out = withJson(out, { ...jsonOf(out), estimatedDuration: 'about 4 minutes' })
-      if (out.body !== null && out.body.includes(PUBLIC_ORIGIN)) out = { ...out, body: out.body.split(PUBLIC_ORIGIN).join(OTHER_HOST) }
+      if (out.body?.includes(PUBLIC_ORIGIN)) out = { ...out, body: out.body.split(PUBLIC_ORIGIN).join(OTHER_HOST) }
       return out
     },
   }
-  return createEmulator({ clock: 'manual', rateLimit: 50, testHooks: hooks, onError: () => undefined })
+  return createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, hooks)
 }
 
 /** The spec-legal server's keys: the fixture keys under its own prefix. */

@@ -3,9 +3,10 @@
  * answers disagree with each other after a certain sequence. Built from the
  * emulator through its test-only hooks, for the walk's tests.
  */
-import type { TestHooks } from '../../src/api/test-hooks.js'
+import { createHookedEmulator } from '../support/hooked-emulator.js'
+import type { TestHooks } from '../support/hooked-emulator.js'
 import type { EmulatorResponse } from '../../src/core/exchange.js'
-import { createEmulator, type PresentationEmulator } from '../../src/index.js'
+import type { PresentationEmulator } from '../../src/index.js'
 import { unpublish } from '../../src/model/publishing.js'
 import type { OperationHandler } from '../../src/operations/index.js'
 import type { OperationId } from '../../src/schemas/index.js'
@@ -247,5 +248,5 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
 ]
 
 export function sequenceDefectEmulator(defect: SequenceDefect): PresentationEmulator {
-  return createEmulator({ clock: 'manual', rateLimit: 0, testHooks: defect.make(), onError: () => undefined })
+  return createHookedEmulator({ clock: 'manual', rateLimit: 0, onError: () => undefined }, defect.make())
 }

@@ -3,6 +3,7 @@
  * most 6 steps within a bounded number of runs at a fixed seed; the emulator
  * itself and the spec-legal server (as a deployment) diverge nowhere.
  */
+import { createHookedEmulator } from '../support/hooked-emulator.js'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { execFile } from 'node:child_process'
 import { tmpdir } from 'node:os'
@@ -12,7 +13,6 @@ import { describe, expect, it } from 'vitest'
 import { main } from '../../conformance/cli.js'
 import { firstDivergence, runWalk } from '../../conformance/walk/walk.js'
 import { contains } from '../../conformance/walk/sides.js'
-import { createEmulator } from '../../src/index.js'
 import { LIVE_KEYS, specLegalEmulator } from '../conformance/variants.js'
 import { SEQUENCE_DEFECTS, sequenceDefectEmulator } from './sequence-defects.js'
 
@@ -162,13 +162,10 @@ describe('a walk over a faithful server finds nothing', () => {
   it('holds no target to the oracle’s credits or to slides the spec leaves to the generator', async () => {
     // A server whose projects show no slides, on an account with three credits: generation soon
     // answers 402, and there is nothing to copy or edit. Both are the server's business.
-    const emulator = createEmulator({
-      clock: 'manual',
-      rateLimit: 0,
-      testHooks: {
-        wrapOperation: ((id: string, handler: unknown) => (id === 'listSlides' ? async () => ({ slides: [] }) : handler)) as never,
-      },
-    })
+    const emulator = createHookedEmulator(
+      { clock: 'manual', rateLimit: 0 },
+      { wrapOperation: ((id: string, handler: unknown) => (id === 'listSlides' ? async () => ({ slides: [] }) : handler)) as never },
+    )
     const account = await emulator.control.createAccount({ name: 'few credits', credits: 3 })
     const clock = {
       now: async () => emulator.emulator.clock.now(),
