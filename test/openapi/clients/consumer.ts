@@ -29,6 +29,23 @@ export interface Observed {
   tooLargeError: string
 }
 
+/** The observation, from what each client answered. */
+export function observed(
+  tokens: { status: number; config: { tokens?: { palette?: unknown[]; fonts?: unknown[] } } | undefined },
+  job: { status: string; error: string },
+  tooLarge: { status: number; error: { error: string } | undefined },
+): Observed {
+  return {
+    tokensStatus: tokens.status,
+    palette: tokens.config?.tokens?.palette,
+    fonts: tokens.config?.tokens?.fonts,
+    jobStatus: job.status,
+    jobError: job.error,
+    tooLargeStatus: tooLarge.status,
+    tooLargeError: tooLarge.error?.error ?? '',
+  }
+}
+
 /** The prompt of a job that fails (an emulator choice), and a `slide.tsx` over 1 MiB. */
 export const FAILING_PROMPT = 'emulator:fail a deck that cannot be generated'
 export const HUGE_SLIDE = `export default function Slide() { return null }\n//${'x'.repeat(1024 * 1024)}\n`

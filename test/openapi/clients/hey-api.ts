@@ -1,5 +1,5 @@
 /** @hey-api/openapi-ts with its fetch client, as its docs show. */
-import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, type Target } from './consumer'
+import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, observed, type Target } from './consumer'
 import { createClient } from './generated/hey-api/client'
 import { createProject, createSlide, generateProject, getJobStatus, updateProjectConfig, updateSlide } from './generated/hey-api/sdk.gen'
 import type { UpdateSlideErrors } from './generated/hey-api/types.gen'
@@ -41,13 +41,9 @@ export async function run(target: Target): Promise<Observed> {
   // The errors are keyed by status: a 413 exists only because the document lists it.
   const error: UpdateSlideErrors[413] | undefined = tooLarge.response.status === 413 ? tooLarge.error : undefined
 
-  return {
-    tokensStatus: tokens.response.status,
-    palette: tokens.data?.config.tokens?.palette,
-    fonts: tokens.data?.config.tokens?.fonts,
-    jobStatus,
-    jobError,
-    tooLargeStatus: tooLarge.response.status,
-    tooLargeError: error?.error ?? '',
-  }
+  return observed(
+    { status: tokens.response.status, config: tokens.data?.config },
+    { status: jobStatus, error: jobError },
+    { status: tooLarge.response.status, error },
+  )
 }

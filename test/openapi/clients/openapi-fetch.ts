@@ -1,6 +1,6 @@
 /** openapi-typescript's types with openapi-fetch, as its README shows. */
 import createClient from 'openapi-fetch'
-import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, type Target } from './consumer'
+import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, observed, type Target } from './consumer'
 import type { paths } from './generated/openapi-typescript/schema'
 
 /** The error body the document lists for a 413 of a slide update: absent from the types if the document lost it. */
@@ -43,13 +43,9 @@ export async function run(target: Target): Promise<Observed> {
   })
   const error: TooLarge | undefined = tooLarge.response.status === 413 ? tooLarge.error : undefined
 
-  return {
-    tokensStatus: tokens.response.status,
-    palette: tokens.data?.config.tokens?.palette,
-    fonts: tokens.data?.config.tokens?.fonts,
-    jobStatus,
-    jobError,
-    tooLargeStatus: tooLarge.response.status,
-    tooLargeError: error?.error ?? '',
-  }
+  return observed(
+    { status: tokens.response.status, config: tokens.data?.config },
+    { status: jobStatus, error: jobError },
+    { status: tooLarge.response.status, error },
+  )
 }

@@ -1,5 +1,5 @@
 /** orval's fetch client, with a mutator for the base URL and the key. */
-import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, type Target } from './consumer'
+import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, observed, type Target } from './consumer'
 import { createProject, createSlide, generateProject, getJobStatus, updateProjectConfig, updateSlide } from './generated/orval/client'
 import { useTarget } from './orval-fetch'
 
@@ -30,15 +30,11 @@ export async function run(target: Target): Promise<Observed> {
   if (slide.status !== 200) throw new Error(`createSlide: ${slide.status}`)
   const tooLarge = await updateSlide(slug, slide.data.slideId, { files: { 'slide.tsx': HUGE_SLIDE } })
   // The answer is a union by status: comparing with 413 compiles only because the document lists it.
-  const tooLargeError = tooLarge.status === 413 ? tooLarge.data.error : ''
+  const error = tooLarge.status === 413 ? tooLarge.data : undefined
 
-  return {
-    tokensStatus: tokens.status,
-    palette: tokens.status === 200 ? tokens.data.config.tokens?.palette : undefined,
-    fonts: tokens.status === 200 ? tokens.data.config.tokens?.fonts : undefined,
-    jobStatus,
-    jobError,
-    tooLargeStatus: tooLarge.status,
-    tooLargeError,
-  }
+  return observed(
+    { status: tokens.status, config: tokens.status === 200 ? tokens.data.config : undefined },
+    { status: jobStatus, error: jobError },
+    { status: tooLarge.status, error },
+  )
 }
