@@ -262,9 +262,10 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknow
  * A generation job as one object per status, discriminated by `status`
  * (a `oneOf` that generators turn into a union, so `status === 'failed'`
  * narrows `error` to a string): each has the fields of the zod schema's
- * rendering, with `status` fixed, the fields of other statuses absent
- * (`false`) and the fields its status always carries required
- * (`JOB_STATUS_FIELDS`).
+ * rendering, with `status` fixed, the fields its status always carries
+ * required, and the fields of other statuses left out and refused by name
+ * (`propertyNames`), from `JOB_STATUS_FIELDS`. Not `false` property
+ * schemas: Prism's mock answers those as `null`, an invalid job.
  */
 function jobStatusByStatus(schemas: Record<string, JsonSchema>): void {
   const job = schemas.JobStatus!
@@ -273,14 +274,21 @@ function jobStatusByStatus(schemas: Record<string, JsonSchema>): void {
     const name = `Job${status[0]!.toUpperCase()}${status.slice(1)}`
     const properties: Record<string, unknown> = {}
     const required = [...(job.required ?? [])]
+    const refused: string[] = []
     for (const [field, schema] of Object.entries(job.properties ?? {})) {
       const owner = (JOB_STATUS_FIELDS as Record<string, { status: string; always: boolean }>)[field]
       if (field === 'status') properties[field] = { type: 'string', enum: [status] }
       else if (owner === undefined || owner.status === status) properties[field] = schema
-      else properties[field] = false
+      else refused.push(field)
       if (owner?.status === status && owner.always) required.push(field)
     }
-    schemas[name] = { type: 'object', description: `A generation job whose status is \`${status}\``, properties, required }
+    schemas[name] = {
+      type: 'object',
+      description: `A generation job whose status is \`${status}\`${refused.length === 0 ? '' : `: never has ${refused.map((f) => `\`${f}\``).join(', ')}`}`,
+      properties,
+      required,
+      ...(refused.length === 0 ? {} : { propertyNames: { not: { enum: refused } } }),
+    }
     mapping[status] = `#/components/schemas/${name}`
   }
   schemas.JobStatus = {

@@ -121,8 +121,11 @@ describe('JobStatus in the OpenAPI document', () => {
     })
     expect(schemas.JobFailed.required).toContain('error')
     expect(schemas.JobFailed.properties.status).toEqual({ type: 'string', enum: ['failed'] })
-    expect(schemas.JobProcessing.properties.error).toBe(false)
-    expect(schemas.JobCompleted.properties.error).toBe(false)
+    // The fields of other statuses are not listed, and refused by name.
+    expect(schemas.JobProcessing.properties.error).toBeUndefined()
+    expect(schemas.JobProcessing.propertyNames).toEqual({ not: { enum: ['finalDuration', 'publishedUrl', 'error'] } })
+    expect(schemas.JobCompleted.propertyNames).toEqual({ not: { enum: ['error'] } })
+    expect(schemas.JobFailed.propertyNames).toEqual({ not: { enum: ['finalDuration', 'publishedUrl'] } })
   })
 
   it.each(CASES.map((c) => [c.name, c] as const))('judges a job body as the kit does: %s', async (_, c) => {
