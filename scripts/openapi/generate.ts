@@ -12,11 +12,14 @@
 import { z } from 'zod'
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi'
 import { ErrorCodes } from '../../src/core/errors.js'
+import { MAX_BODY_BYTES } from '../../src/core/exchange.js'
 import { API_KEY_PREFIX } from '../../src/fixtures/schema.js'
 import {
   COMMON_ERROR_STATUSES,
   ErrorBody,
   GenerateProjectRequest,
+  JOB_STATUS_FIELDS,
+  JOB_STATUSES,
   JobStatusResponse,
   ProjectConfig,
   ProjectConfigResponse,
@@ -30,6 +33,7 @@ import {
   operations,
   type OperationId,
   type OperationSpec,
+  type RouteSpec,
 } from '../../src/schemas/index.js'
 import { VERSION } from '../../src/version.js'
 import { OPERATION_DOCS } from './operation-docs.js'
@@ -47,6 +51,13 @@ const STATUS_MEANINGS: Record<number, string> = {
 
 const EMULATOR_ERROR_CODES = Object.values(ErrorCodes)
 
+/** The fields of every operation's query: their defaults stay in the document (parameters are not request bodies). */
+const QUERY_FIELDS = new Set<z.core.$ZodType>(
+  Object.values(operations as Record<OperationId, OperationSpec>).flatMap((spec) =>
+    spec.query === undefined ? [] : Object.values((spec.query as z.ZodObject).shape),
+  ),
+)
+
 /** The model enum of the generate body: the spec allows "one of two identifiers" it does not name. */
 const MODEL_SCHEMA = (GenerateProjectRequest.shape.model as unknown as z.ZodOptional<z.ZodType>).unwrap()
 
@@ -54,7 +65,8 @@ function headerRef(name: string) {
   return { $ref: `#/components/headers/${name}` }
 }
 
-function errorResponse(status: number, description: string, notShown: boolean) {
+/** An error response: the error body and `X-Service-Error-Code` (and the rate-limit headers on a 429). */
+function errorResponse(status: number, description: string, emulatorChoice: boolean) {
   const headers: Record<string, { $ref: string }> = { 'X-Service-Error-Code': headerRef('X-Service-Error-Code') }
   if (status === 429) {
     headers['X-RateLimit-Limit'] = headerRef('X-RateLimit-Limit')
@@ -63,15 +75,51 @@ function errorResponse(status: number, description: string, notShown: boolean) {
     headers['Retry-After'] = headerRef('Retry-After')
   }
   return {
-    description: notShown ? `${description} (emulator choice: the spec does not show this operation’s error statuses)` : description,
+    description,
     headers,
     content: { 'application/json': { schema: ErrorBody } },
-    ...(notShown ? { 'x-emulator-choice': true } : {}),
+    ...(emulatorChoice ? { 'x-emulator-choice': true } : {}),
   }
 }
 
+/** The names of a path's `{param}` placeholders. */
+function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+}
+
+/**
+ * Statuses the emulator answers on an operation that neither the spec nor
+ * the operation table lists, from steps that run before the operation: the
+ * HTTP server's guard against DNS rebinding (403), the body size limit
+ * (413, any method) and, on a path with parameters, a malformed
+ * percent-encoding (400, when the operation lists no 400 of its own). The
+ * document lists each with `x-emulator-choice: true`; a deployment need
+ * not answer any of them.
+ */
+export function emulatorOnlyStatuses(route: RouteSpec): Array<{ status: number; description: string }> {
+  const statuses: Array<{ status: number; description: string }> = []
+  if (pathParamNames(route.path).length > 0 && !route.errors.includes(400)) {
+    statuses.push({
+      status: 400,
+      description: 'A path parameter with malformed percent-encoding (emulator choice: `VALIDATION_ERROR`, the hint names the parameter)',
+    })
+  }
+  statuses.push(
+    {
+      status: 403,
+      description:
+        'A `Host` header that is neither a loopback name nor one allowed with `--allowed-host` (emulator choice: the HTTP server’s guard against DNS rebinding, code `FORBIDDEN`; msw handlers and the socket-free fetch do not check `Host`)',
+    },
+    {
+      status: 413,
+      description: `A request body over 1 MiB (${MAX_BODY_BYTES} bytes), whatever the method (emulator choice: the spec shows no payload size limit)`,
+    },
+  )
+  return statuses
+}
+
 function pathParams(spec: OperationSpec) {
-  const names = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+  const names = pathParamNames(spec.path)
   if (names.length === 0) return undefined
   const descriptions: Record<string, string> = {
     slug: 'The project’s slug (`projectSlug`), which identifies it in paths',
@@ -95,10 +143,17 @@ function operation(id: OperationId): ZodOpenApiOperationObject {
       content: { 'application/json': { schema: spec.response } },
     },
   }
-  for (const status of [...spec.errors, ...COMMON_ERROR_STATUSES].sort((a, b) => a - b)) {
-    const meaning = status === 404 && doc.notFound !== undefined ? doc.notFound : STATUS_MEANINGS[status]!
-    const notShown = spec.errorsNotShown === true && !(COMMON_ERROR_STATUSES as readonly number[]).includes(status)
-    responses[String(status) as '400'] = errorResponse(status, meaning, notShown)
+  const errors = [
+    ...[...spec.errors, ...COMMON_ERROR_STATUSES].map((status) => {
+      const meaning = status === 404 && doc.notFound !== undefined ? doc.notFound : STATUS_MEANINGS[status]!
+      const notShown = spec.errorsNotShown === true && !(COMMON_ERROR_STATUSES as readonly number[]).includes(status)
+      const description = notShown ? `${meaning} (emulator choice: the spec does not show this operation’s error statuses)` : meaning
+      return { status, description, emulatorChoice: notShown }
+    }),
+    ...emulatorOnlyStatuses(spec).map((extra) => ({ ...extra, emulatorChoice: true })),
+  ]
+  for (const { status, description, emulatorChoice } of errors.sort((a, b) => a.status - b.status)) {
+    responses[String(status) as '400'] = errorResponse(status, description, emulatorChoice)
   }
   const params = pathParams(spec)
   const description = [doc.description, doc.emulatorChoices === undefined ? undefined : `**Emulator choice:** ${doc.emulatorChoices}`]
@@ -163,9 +218,18 @@ function override({
     }
   }
   // A query default (`limit`) is the integer it stands for.
-  if (io === 'input' && def.type === 'default') {
+  if (io === 'input' && def.type === 'default' && QUERY_FIELDS.has(zodSchema)) {
     const value = jsonSchema.default ?? def.defaultValue
     jsonSchema.default = typeof value === 'string' && /^[0-9]+$/.test(value) ? Number(value) : value
+  } else if (io === 'input' && def.type === 'default') {
+    // A default inside a request body is the server's to fill in, but
+    // openapi-typescript reads `default` as "always present" and makes the
+    // field required (a palette-only tokens update would not compile): it is
+    // said in words instead.
+    const value = jsonSchema.default ?? def.defaultValue
+    delete jsonSchema.default
+    const said = `Defaults to \`${JSON.stringify(value)}\`: when it is omitted the service fills it in.`
+    jsonSchema.description = typeof jsonSchema.description === 'string' ? `${jsonSchema.description} ${said}` : said
   }
   // The spec names no model identifiers: any string may be one.
   if (zodSchema === MODEL_SCHEMA) {
@@ -178,16 +242,6 @@ function override({
       'x-emulator-choice': 'the emulator accepts `fast` (default) and `quality`; any other value is 400',
     })
   }
-  // A job's fields that appear only in some states, as JSON Schema conditionals (zod's refinement is code).
-  if (zodSchema === JobStatusResponse && io === 'output') {
-    jsonSchema.allOf = [
-      {
-        if: { properties: { status: { const: 'completed' } } },
-        else: { not: { anyOf: [{ required: ['finalDuration'] }, { required: ['publishedUrl'] }] } },
-      },
-      { if: { properties: { status: { const: 'failed' } } }, else: { not: { required: ['error'] } } },
-    ]
-  }
   // `format: date-time` says RFC 3339; zod's own pattern is narrower than the spec.
   if (jsonSchema.format === 'date-time') delete jsonSchema.pattern
   if (jsonSchema.format === 'uri' && typeof jsonSchema.pattern === 'string') {
@@ -197,6 +251,53 @@ function override({
 }
 
 const integerHeader = (description: string) => ({ description, schema: { type: 'integer' as const, minimum: 0 } })
+
+/** When the emulator sends `X-RateLimit-*` on answers other than 429. */
+const RATE_HEADERS_SENT =
+  'sent on every authenticated response while a rate limit is on; with `--rate-limit 0` (`rateLimit: 0` in code) the limit is off and none is sent'
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] }
+
+/**
+ * A generation job as one object per status, discriminated by `status`
+ * (a `oneOf` that generators turn into a union, so `status === 'failed'`
+ * narrows `error` to a string): each has the fields of the zod schema's
+ * rendering, with `status` fixed, the fields its status always carries
+ * required, and the fields of other statuses left out and refused by name
+ * (`propertyNames`), from `JOB_STATUS_FIELDS`. Not `false` property
+ * schemas: Prism's mock answers those as `null`, an invalid job.
+ */
+function jobStatusByStatus(schemas: Record<string, JsonSchema>): void {
+  const job = schemas.JobStatus!
+  const mapping: Record<string, string> = {}
+  for (const status of JOB_STATUSES) {
+    const name = `Job${status[0]!.toUpperCase()}${status.slice(1)}`
+    const properties: Record<string, unknown> = {}
+    const required = [...(job.required ?? [])]
+    const refused: string[] = []
+    for (const [field, schema] of Object.entries(job.properties ?? {})) {
+      const owner = (JOB_STATUS_FIELDS as Record<string, { status: string; always: boolean }>)[field]
+      if (field === 'status') properties[field] = { type: 'string', enum: [status] }
+      else if (owner === undefined || owner.status === status) properties[field] = schema
+      else refused.push(field)
+      if (owner?.status === status && owner.always) required.push(field)
+    }
+    schemas[name] = {
+      type: 'object',
+      description: `A generation job whose status is \`${status}\`${refused.length === 0 ? '' : `: never has ${refused.map((f) => `\`${f}\``).join(', ')}`}`,
+      properties,
+      required,
+      ...(refused.length === 0 ? {} : { propertyNames: { not: { enum: refused } } }),
+    }
+    mapping[status] = `#/components/schemas/${name}`
+  }
+  schemas.JobStatus = {
+    description:
+      'A generation job, by its status: `finalDuration` and `publishedUrl` only when `completed`, `error` only (and always) when `failed`.',
+    oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
+    discriminator: { propertyName: 'status', mapping },
+  }
+}
 
 /** The whole document, deterministic: the same schemas give the same bytes. */
 export function buildOpenApiDocument(): Record<string, unknown> {
@@ -216,7 +317,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           'A REST API for AI-generated slide presentations: projects made of slides, asynchronous generation jobs, configuration with a design system of tokens, publishing, teams and templates.',
           'Generated from the zod schemas of presentation-emulator; it describes the published spec. Where the emulator chose something the spec does not show, or is stricter than the spec, the document says so in `x-emulator-*` fields and in descriptions marked **Emulator choice**. Operations the spec refers to without showing them are marked `x-emulator-extension: true`.',
           'Every request carries `Authorization: Bearer <API_KEY>`. The request rate is limited to 50 requests per minute per user, shared by all endpoints.',
+          '**Emulator choice:** a path of this document called with a method it does not list answers 405 with an `Allow` header naming the methods it has, the error body and `X-Service-Error-Code: METHOD_NOT_ALLOWED`; a path under the base URL that is not in this document answers 404. Neither is listed on each operation.',
         ].join('\n\n'),
+        license: { name: 'MIT', identifier: 'MIT' },
         'x-emulator-version': VERSION,
       },
       servers: [
@@ -229,12 +332,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       ],
       security: [{ bearerAuth: [] }],
       tags: [
-        { name: 'Projects' },
-        { name: 'Generation' },
-        { name: 'Publishing' },
-        { name: 'Teams' },
-        { name: 'Templates' },
-        { name: 'Slides' },
+        { name: 'Projects', description: 'Create, list, read, rename and duplicate projects; read and merge their configuration.' },
+        { name: 'Generation', description: 'Generate a project from a prompt as an asynchronous job, and poll the job.' },
+        { name: 'Publishing', description: 'Publish and unpublish the latest version of a project; read where it is published.' },
+        { name: 'Teams', description: 'The teams of the key’s owner.' },
+        { name: 'Templates', description: 'The templates of the key’s team, usable as `templateId` when generating.' },
+        {
+          name: 'Slides',
+          description: 'The slides of a project: list them, update their source files, show and clear the editing indicator.',
+        },
       ],
       paths,
       components: {
@@ -277,15 +383,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
               'the emulator sends it on every 429: whole seconds until the window ends on the real clock, and the HTTP-date "Thu, 01 Jan 1970 00:00:00 GMT" (retry now) on the manual clock, or a fault\'s retryAfter',
           } as never,
           'X-RateLimit-Limit-Emulator': {
-            ...integerHeader('Requests allowed per window (emulator choice: sent on every authenticated response, an integer)'),
+            ...integerHeader(`Requests allowed per window, an integer (emulator choice: ${RATE_HEADERS_SENT})`),
             'x-emulator-choice': true,
           } as never,
           'X-RateLimit-Remaining-Emulator': {
-            ...integerHeader('Requests left in the window (emulator choice: sent on every authenticated response)'),
+            ...integerHeader(`Requests left in the window (emulator choice: ${RATE_HEADERS_SENT})`),
             'x-emulator-choice': true,
           } as never,
           'X-RateLimit-Reset-Emulator': {
-            ...integerHeader('Unix epoch seconds when the window resets (emulator choice: fixed 60-second windows)'),
+            ...integerHeader(`Unix epoch seconds when the window resets (emulator choice: fixed 60-second windows; ${RATE_HEADERS_SENT})`),
             'x-emulator-choice': true,
           } as never,
         },
@@ -305,7 +411,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
     { override: override as never },
   )
-  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>
+  const plain = JSON.parse(JSON.stringify(document)) as { components: { schemas: Record<string, JsonSchema> } }
+  jobStatusByStatus(plain.components.schemas)
+  return plain as unknown as Record<string, unknown>
 }
 
 /** The document as the committed file holds it. */

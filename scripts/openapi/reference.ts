@@ -155,7 +155,7 @@ export function apiReference(): string {
     '',
     rows.join('\n'),
     '',
-    'Every operation can also answer 401 (missing or invalid key), 429 (rate limit) and 500. A status with `*` is the emulator’s choice where the spec does not show the operation’s error statuses. Errors carry the body `{error, hint?}` and `X-Service-Error-Code`. Named types (`ProjectConfig`, `ProjectDetail`, …) are in the OpenAPI document (`GET /openapi.json`).',
+    'Every operation can also answer 401 (missing or invalid key), 429 (rate limit) and 500. A status with `*` is the emulator’s choice: where the spec does not show the operation’s error statuses, and 400 (a malformed percent-encoding in the path), 403 (a foreign `Host` on the HTTP server) and 413 (a body over 1 MiB), which the emulator answers before the operation runs. Errors carry the body `{error, hint?}` and `X-Service-Error-Code`. Named types (`ProjectConfig`, `ProjectDetail`, …) are in the OpenAPI document (`GET /openapi.json`).',
     '',
     'The fields inside request bodies, with the bounds and patterns the document gives them:',
     '',

@@ -2,8 +2,10 @@ import { jsonResponse, type EmulatorResponse } from './exchange.js'
 
 /**
  * The values of the `X-Service-Error-Code` header. The first nine are the
- * emulator contract's; a status without a code of its own (possible only
- * through fault injection) is reported as `HTTP_<status>`.
+ * emulator contract's; `FORBIDDEN` is the 403 of the security guards (a
+ * foreign `Host`, a foreign page changing the emulator); a status without a
+ * code of its own (possible only through fault injection) is reported as
+ * `HTTP_<status>`.
  */
 export const ErrorCodes = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
@@ -15,6 +17,7 @@ export const ErrorCodes = {
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
   DISPATCH_FAILED: 'DISPATCH_FAILED',
+  FORBIDDEN: 'FORBIDDEN',
 } as const
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes]
 

@@ -31,11 +31,15 @@ export type SlideListItem = z.infer<typeof SlideListItem>
 export const ListSlidesResponse = z.object({ slides: z.array(SlideListItem) })
 export type ListSlidesResponse = z.infer<typeof ListSlidesResponse>
 
-/** Body of `PUT /projects/{slug}/slides/{slideId}`. */
+/**
+ * Body of `PUT /projects/{slug}/slides/{slideId}`. The emulator refuses
+ * `{"files":{}}` (an update that changes nothing), which the spec does not
+ * say; the OpenAPI document records it as `x-emulator-minProperties: 1`.
+ */
 export const UpdateSlideRequest = z.strictObject({
   files: PartialSlideFiles.refine((files) => Object.keys(files).length > 0, {
     error: 'must contain at least one of slide.tsx, slide.content.json, slide.controls.json',
-  }),
+  }).meta({ 'x-emulator-minProperties': 1 }),
 })
 export type UpdateSlideRequest = z.infer<typeof UpdateSlideRequest>
 

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { openApiText } from '../../scripts/openapi/generate.js'
+import { emulatorOnlyStatuses, openApiText } from '../../scripts/openapi/generate.js'
 import { readmeWithApiReference } from '../../scripts/openapi/reference.js'
 import { createClient, fillPath, type RawRequest } from '../../src/client/index.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
@@ -38,7 +39,15 @@ describe('the OpenAPI document', () => {
       const op = document.paths[spec.path]?.[spec.method.toLowerCase()]
       expect(op, id).toBeDefined()
       expect(op.operationId).toBe(id)
-      expect(Object.keys(op.responses).map(Number).sort()).toEqual([200, ...spec.errors, ...COMMON_ERROR_STATUSES].sort())
+      const extra = emulatorOnlyStatuses(spec).map((s) => s.status)
+      expect(Object.keys(op.responses).map(Number)).toEqual([200, ...spec.errors, ...COMMON_ERROR_STATUSES, ...extra].sort((a, b) => a - b))
+      for (const status of extra) {
+        expect(op.responses[status]['x-emulator-choice'], `${id} ${status}`).toBe(true)
+        expect(op.responses[status].headers['X-Service-Error-Code']).toBeDefined()
+        expect(op.responses[status].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' })
+      }
+      for (const status of [...COMMON_ERROR_STATUSES, ...(spec.errorsNotShown ? [] : spec.errors)])
+        expect(op.responses[status]['x-emulator-choice'], `${id} ${status}`).toBeUndefined()
       const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name)
       expect(pathParams).toEqual([...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))
       expect(op.requestBody !== undefined).toBe(spec.body !== undefined)
@@ -60,6 +69,42 @@ describe('the OpenAPI document', () => {
     // Responses may carry fields the spec does not list.
     expect(committed).not.toMatch(/"additionalProperties": false/)
     expect(document.paths['/projects/{slug}/slides'].get.responses['404']['x-emulator-choice']).toBe(true)
+    // An update that changes no file is refused: a rule of the emulator's, recorded beside the schema.
+    const files = document.paths['/projects/{slug}/slides/{slideId}'].put.requestBody.content['application/json'].schema.properties.files
+    expect(files['x-emulator-minProperties']).toBe(1)
+    expect(files.minProperties).toBeUndefined()
+    // 405 is described once, for the whole document.
+    expect(document.info.description).toMatch(/405 with an `Allow` header/)
+    // X-RateLimit-* on a 200 are the emulator's, and off with --rate-limit 0.
+    for (const name of ['X-RateLimit-Limit-Emulator', 'X-RateLimit-Remaining-Emulator', 'X-RateLimit-Reset-Emulator'])
+      expect(document.components.headers[name].description).toContain('with `--rate-limit 0`')
+  })
+
+  it('has no default inside a request body (generators would require the field), and keeps the query defaults', () => {
+    const defaults: string[] = []
+    // `properties` holds field names (theme.colors has a field named `default`), not keywords.
+    const walk = (node: unknown, path: string, seen: Set<unknown>, names = false) => {
+      if (typeof node !== 'object' || node === null || seen.has(node)) return
+      seen.add(node)
+      const record = node as Record<string, unknown>
+      if (typeof record.$ref === 'string') {
+        const target = record.$ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce((n: any, key) => n[key], document)
+        walk(target, record.$ref, seen)
+      }
+      if (!names && Object.hasOwn(record, 'default')) defaults.push(path)
+      for (const [key, value] of Object.entries(record)) walk(value, `${path}/${key}`, seen, !names && key === 'properties')
+    }
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>))
+      for (const [method, op] of Object.entries(item)) walk(op.requestBody, `${method} ${path}`, new Set())
+    expect(defaults).toEqual([])
+    const tokens = document.components.schemas.ProjectConfig.properties.tokens
+    expect(tokens.properties.palette.description).toMatch(/Defaults to `\[\]`/)
+    expect(tokens.required).toBeUndefined()
+    const limit = document.paths['/projects'].get.parameters.find((p: any) => p.name === 'limit')
+    expect(limit.schema.default).toBe(20)
   })
 
   it('is served at GET /openapi.json, byte for byte the committed document', async () => {
@@ -90,6 +135,11 @@ describe('live emulator responses against the document', () => {
   async function check(id: OperationId, request: Omit<RawRequest, 'operationId'>, expected: number) {
     const client = createClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'pres_test_alice_acme', fetch: emulator.fetch })
     const { response } = await client.raw({ operationId: id, ...request })
+    await checkResponse(id, response, expected)
+  }
+
+  /** A response of operation `id` against the document: its status is listed, its body and headers match. */
+  async function checkResponse(id: OperationId, response: Response, expected: number) {
     const text = await response.text()
     expect(response.status, `${id}: ${text}`).toBe(expected)
     const spec = operations[id]
@@ -194,6 +244,63 @@ describe('live emulator responses against the document', () => {
         expect(seen.has(`${id} ${status}`), `${id} ${status}`).toBe(true)
     }
     expect(fillPath('/x/{a}', { a: 'b c' })).toBe('/x/b%20c')
+  })
+
+  it('answers the statuses marked x-emulator-choice on every operation that lists them: 400, 403 and 413', async () => {
+    const fill = (path: string, value: (name: string) => string) => `/v1${path.replace(/\{(\w+)\}/g, (_, name: string) => value(name))}`
+    const ids: Record<string, string> = { slug, slideId, jobId }
+    const headers = { authorization: 'Bearer pres_test_alice_acme', 'content-type': 'application/json' }
+    const server = await emulator.listen({ port: 0 })
+    /** A request to the HTTP server, which any method may send with a body. */
+    const overHttp = (method: string, path: string, extra: Record<string, string>, body?: string) =>
+      new Promise<Response>((resolve, reject) => {
+        // Content-Length framing: Node sends a GET's or DELETE's body unframed otherwise.
+        const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }
+        const req = httpRequest(
+          { host: '127.0.0.1', port: server.port, method, path, headers: { ...headers, ...length, ...extra } },
+          (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (chunk: Buffer) => chunks.push(chunk))
+            res.on('end', () => {
+              const fields = new Headers()
+              for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') fields.set(name, value)
+              resolve(new Response(Buffer.concat(chunks), { status: res.statusCode!, headers: fields }))
+            })
+          },
+        )
+        req.on('error', reject)
+        req.end(body)
+      })
+    try {
+      for (const id of OPERATION_IDS) {
+        const spec = operations[id]
+        const path = fill(spec.path, (name) => ids[name]!)
+        for (const { status } of emulatorOnlyStatuses(spec)) {
+          if (status === 400) {
+            // A path parameter whose percent-encoding is malformed.
+            const malformed = `http://127.0.0.1:4010${fill(spec.path, () => '%E0%A4%A')}`
+            await checkResponse(id, await emulator.fetch(malformed, { method: spec.method, headers }), 400)
+          }
+          if (status === 413) {
+            // Over 1 MiB, whatever the method (a GET may carry a body over HTTP).
+            const body = JSON.stringify({ padding: 'x'.repeat(1024 * 1024) })
+            await checkResponse(id, await overHttp(spec.method, path, {}, body), 413)
+          }
+          if (status === 403) {
+            // The HTTP server's guard against DNS rebinding: a Host that is not this machine's.
+            const answer = await overHttp(spec.method, path, { host: 'evil.example' })
+            expect(document.components.headers['X-Service-Error-Code'].schema['x-emulator-enum']).toContain(
+              answer.headers.get('x-service-error-code'),
+            )
+            await checkResponse(id, answer, 403)
+          }
+        }
+      }
+    } finally {
+      await server.close()
+    }
+    for (const id of OPERATION_IDS)
+      for (const { status } of emulatorOnlyStatuses(operations[id])) expect(seen.has(`${id} ${status}`), `${id} ${status}`).toBe(true)
   })
 
   it("describes the rate limiter's own 429 on the manual clock and on the real one, headers included", async () => {
