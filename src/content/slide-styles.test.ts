@@ -4,7 +4,8 @@ import type { ProjectConfig } from '../schemas/index.js'
 import { generateConfig } from './config.js'
 import { SLIDE_DESIGNS } from './designs.js'
 import { createFaker } from './faker-en.js'
-import { SLIDE_BASE_CSS, SLIDE_CLASS_NAMES, SLIDE_CSS_VARIABLES } from './slide-styles.js'
+import { SLIDE_CLASS_NAMES, SLIDE_CSS_VARIABLES } from './rendering-guide.js'
+import { SLIDE_BASE_CSS } from './slide-styles.js'
 
 /** A config with every optional part the theme reads: a heading font, tokens of both kinds. */
 function fullConfig(): ProjectConfig {
