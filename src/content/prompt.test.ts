@@ -40,6 +40,8 @@ describe('readTopic', () => {
     // Capitals the prompt wrote inside the phrase are kept.
     expect(readTopic('AWS Lambda migration plan').inline).toBe('the AWS Lambda migration plan')
     expect(readTopic('NASA mission review').inline).toBe('the NASA mission review')
+    expect(readTopic('The history of jazz in New Orleans').inline).toBe('the history of jazz')
+    expect(readTopic('Our Q3 results').inline).toBe('Q3 results')
   })
 
   it('never gives an empty phrase, and caps a long one at six words', () => {

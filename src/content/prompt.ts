@@ -114,8 +114,8 @@ export function readTopic(prompt: string): Topic {
   }
   // "the history of" ends on "of": drop it.
   while (end > 1 && /^(?:of|the|a|an|and|&)$/i.test(words[end - 1]!)) end--
-  let phraseWords = words.slice(0, end)
-  if (phraseWords.length === 0) phraseWords = ['Our', 'project']
+  const phraseWords = words.slice(0, end)
+  if (phraseWords.length === 0) return { phrase: 'Our project', title: 'Our Project', lead: 'Our project', inline: 'our project', rest: '' }
   const phrase = phraseWords.join(' ')
   const restWords = words.slice(end)
   const rest = restWords.length === 0 ? '' : capitalizeFirst(restWords.slice(0, REST_WORDS_MAX).join(' '))
@@ -124,7 +124,9 @@ export function readTopic(prompt: string): Topic {
   const startsPrompt = subject.length > 0 && prompt.trimStart().startsWith(subject)
   const lowerFirst = startsPrompt && isCapitalizedWord(phraseWords[0]!) && phraseWords.slice(1).every((word) => !/^\p{Lu}/u.test(word))
   const plain = lowerFirst ? phraseWords[0]!.toLowerCase() + (phraseWords.length > 1 ? ` ${phraseWords.slice(1).join(' ')}` : '') : phrase
+  // "the" before a countable head ("the launch plan") or a phrase with "of" ("the history of jazz").
   const head = phraseWords[phraseWords.length - 1]!.toLowerCase()
-  const inline = COUNTABLE_HEADS.has(head) && !/^(?:a|an|the|my|our|your|their|this)$/i.test(phraseWords[0]!) ? `the ${plain}` : plain
+  const definite = COUNTABLE_HEADS.has(head) || phraseWords.some((word) => word.toLowerCase() === 'of')
+  const inline = definite && !/^(?:a|an|the|my|our|your|their|this)$/i.test(phraseWords[0]!) ? `the ${plain}` : plain
   return { phrase, title: titleCase(phrase), lead: capitalizeFirst(phrase), inline, rest }
 }

@@ -26,7 +26,11 @@ export const SLIDE_CSS_VARIABLES: ReadonlyArray<{ name: string; description: str
     description: 'Every colour of the theme’s colors.default, by its key, as a hex colour (not checked for contrast).',
   },
   { name: '--<palette token>', description: 'Each colour token of config.tokens.palette by its name (--brand-blue).' },
-  { name: '--font-<name>', description: 'Each font token of config.tokens.fonts by its name (--font-heading), as a font stack.' },
+  {
+    name: '--font-<name>',
+    description:
+      'Each font token of config.tokens.fonts by its name, as a font stack. Generated slides use --font-heading for headings and --font-body for text when the project defines them.',
+  },
   {
     name: '--slide-accent',
     description:

@@ -13,7 +13,13 @@ function fullConfig(): ProjectConfig {
   return {
     ...config,
     theme: { ...config.theme!, headingFontFamily: 'Georgia' },
-    tokens: { palette: [{ name: '--brand-blue', value: '#1d4ed8' }], fonts: [{ name: '--font-heading', family: 'Inter' }] },
+    tokens: {
+      palette: [{ name: '--brand-blue', value: '#1d4ed8' }],
+      fonts: [
+        { name: '--font-heading', family: 'Inter' },
+        { name: '--font-body', family: 'Source Sans 3' },
+      ],
+    },
   }
 }
 
@@ -24,7 +30,7 @@ describe('SLIDE_BASE_CSS', () => {
     expect(SLIDE_BASE_CSS).not.toMatch(/url\(|@import|@font-face|https?:|\/\//)
   })
 
-  it('reads only the theme’s variables and --slide-accent, each with a fallback', () => {
+  it('reads only the theme’s variables (font tokens of the conventional names included) and --slide-accent, each with a fallback', () => {
     const provided = new Set([...deckTheme(fullConfig()).vars.keys(), '--slide-accent'])
     const uses = [...SLIDE_BASE_CSS.matchAll(/var\((--[a-z0-9-]+)(,?)/g)]
     expect(uses.length).toBeGreaterThan(40)

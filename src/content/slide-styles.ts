@@ -1,21 +1,22 @@
 /**
- * The base stylesheet of generated slides, and the names it uses.
+ * The base stylesheet of generated slides.
  *
  * A renderer puts `SLIDE_BASE_CSS` into every slide's document together
  * with the project's theme as custom properties (`deckTheme(config).vars`
  * in `src/pages/theme.ts`). Generated components (`components.ts`) style
- * themselves only through the class names below; a component an agent
- * writes may use them too, or its own styles. The stylesheet reads only
- * the theme's variables (each with a fallback) and `--slide-accent`, has no
- * URL, no `@import` and no web font, and sizes everything relative to the
- * 16:9 slide box (container query units), so a slide looks the same in a
- * thumbnail and full screen. The slide guide lists the names it styles
- * and the variables it reads (`rendering-guide.ts`; a test holds the two
- * together).
+ * themselves only through its class names; a component an agent writes may
+ * use them too, or its own styles. It reads only the theme's variables
+ * (each with a fallback), the font tokens `--font-heading` and
+ * `--font-body` when a project defines them, and `--slide-accent` (set by a
+ * component from its `accent` prop). It has no URL, no `@import` and no web
+ * font, and sizes everything relative to the 16:9 slide box (container
+ * query units), so a slide looks the same as a thumbnail and full screen.
+ * The slide guide lists the class names and the variables
+ * (`rendering-guide.ts`; a test holds them and this stylesheet together).
  */
 
 export const SLIDE_BASE_CSS = `/* Generated slides: base stylesheet (presentation-emulator). */
-.slide{--slide-accent:var(--primary,#1d4ed8);position:relative;box-sizing:border-box;display:flex;width:100%;aspect-ratio:16/9;overflow:hidden;container-type:inline-size;background:var(--slide-bg,#ffffff);color:var(--slide-fg,#0f172a);font-family:var(--slide-font,system-ui,sans-serif);line-height:1.4;text-align:left;overflow-wrap:break-word}
+.slide{--slide-accent:var(--primary,#1d4ed8);position:relative;box-sizing:border-box;display:flex;width:100%;aspect-ratio:16/9;overflow:hidden;container-type:inline-size;background:var(--slide-bg,#ffffff);color:var(--slide-fg,#0f172a);font-family:var(--font-body,var(--slide-font,system-ui,sans-serif));line-height:1.4;text-align:left;overflow-wrap:break-word}
 .slide *,.slide *::before,.slide *::after{box-sizing:border-box}
 .slide h1,.slide h2,.slide p,.slide ul,.slide ol,.slide figure,.slide blockquote{margin:0}
 .slide__decor{position:absolute;inset:0;pointer-events:none}
@@ -24,7 +25,7 @@ export const SLIDE_BASE_CSS = `/* Generated slides: base stylesheet (presentatio
 .slide__header{display:flex;flex-direction:column;gap:.45em}
 .slide__header::after{content:"";display:block;width:2.6em;height:.2em;margin-top:.35em;border-radius:.1em;background:var(--slide-accent,#1d4ed8)}
 .slide__kicker{font-size:.72em;font-weight:700;letter-spacing:.14em;text-transform:uppercase;color:var(--slide-muted,#475569)}
-.slide__title{font-family:var(--slide-heading-font,var(--slide-font,system-ui,sans-serif));font-size:2.1em;line-height:1.1;font-weight:750;letter-spacing:-.02em;color:var(--slide-title,#1d4ed8);text-wrap:balance}
+.slide__title{font-family:var(--font-heading,var(--slide-heading-font,var(--slide-font,system-ui,sans-serif)));font-size:2.1em;line-height:1.1;font-weight:750;letter-spacing:-.02em;color:var(--slide-title,#1d4ed8);text-wrap:balance}
 .slide__subtitle{font-size:1.2em;line-height:1.35;color:var(--slide-muted,#475569);text-wrap:balance}
 .slide__lead{max-width:42em;font-size:1.1em;line-height:1.45;color:var(--slide-muted,#475569)}
 .slide__list{list-style:none;padding:0;display:flex;flex-direction:column;gap:.6em}
@@ -51,26 +52,26 @@ export const SLIDE_BASE_CSS = `/* Generated slides: base stylesheet (presentatio
 .slide__agenda{list-style:none;padding:0;display:flex;flex-direction:column}
 .slide__agenda li{display:grid;grid-template-columns:2.6em minmax(0,1fr);align-items:baseline;gap:.6em;padding:.55em 0;border-bottom:1px solid var(--slide-border,#e2e8f0)}
 .slide__agenda li:first-child{border-top:1px solid var(--slide-border,#e2e8f0)}
-.slide__agenda-number{font-family:var(--slide-heading-font,var(--slide-font,system-ui,sans-serif));font-size:1.5em;font-weight:800;line-height:1;color:var(--slide-title,#1d4ed8);font-variant-numeric:tabular-nums}
+.slide__agenda-number{font-family:var(--font-heading,var(--slide-heading-font,var(--slide-font,system-ui,sans-serif)));font-size:1.5em;font-weight:800;line-height:1;color:var(--slide-title,#1d4ed8);font-variant-numeric:tabular-nums}
 .slide__agenda-text{font-size:1.1em;font-weight:600}
 
 .slide__columns{flex:1;min-height:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(0,1fr));gap:1.6em;align-items:stretch}
 .slide__column{display:flex;flex-direction:column;gap:.7em;padding:1.3em 1.4em;border:1px solid var(--slide-border,#e2e8f0);border-top:.28em solid var(--slide-accent,#1d4ed8);border-radius:min(var(--slide-radius,.75rem),.8em);background:var(--slide-card,#f8fafc);color:var(--slide-card-fg,#0f172a)}
-.slide__column-title{font-family:var(--slide-heading-font,var(--slide-font,system-ui,sans-serif));font-size:1.25em;font-weight:700;color:var(--slide-card-title,#1d4ed8)}
+.slide__column-title{font-family:var(--font-heading,var(--slide-heading-font,var(--slide-font,system-ui,sans-serif)));font-size:1.25em;font-weight:700;color:var(--slide-card-title,#1d4ed8)}
 .slide__column .slide__list{gap:.45em;font-size:.95em}
 
 .slide--quote{background:var(--slide-bg,#ffffff);background:color-mix(in srgb,var(--slide-accent,#1d4ed8) 7%,var(--slide-bg,#ffffff))}
 .slide--quote .slide__inner{justify-content:center;gap:1.4em;padding-left:10cqw;padding-right:10cqw}
 .slide__quote{position:relative;display:flex;flex-direction:column;gap:1em}
 .slide__quote::before{content:"\\201C";display:block;height:.45em;font-family:Georgia,"Times New Roman",serif;font-size:6em;line-height:.9;color:var(--slide-accent,#1d4ed8)}
-.slide__quote-text{font-family:var(--slide-heading-font,var(--slide-font,system-ui,sans-serif));font-size:1.85em;line-height:1.28;font-weight:600;letter-spacing:-.01em;color:var(--slide-fg,#0f172a);text-wrap:balance}
+.slide__quote-text{font-family:var(--font-heading,var(--slide-heading-font,var(--slide-font,system-ui,sans-serif)));font-size:1.85em;line-height:1.28;font-weight:600;letter-spacing:-.01em;color:var(--slide-fg,#0f172a);text-wrap:balance}
 .slide__quote-author{font-size:1em;font-style:normal;font-weight:650;color:var(--slide-muted,#475569)}
 .slide__quote-author::before{content:"\\2014\\00a0"}
 .slide--quote.slide--centered .slide__quote::before{align-self:center}
 
 .slide__stats{flex:1;min-height:0;display:grid;grid-template-columns:repeat(auto-fit,minmax(0,1fr));gap:1.4em;align-content:center}
 .slide__stat{display:flex;flex-direction:column;gap:.5em;padding:1.3em 1.4em;border:1px solid var(--slide-border,#e2e8f0);border-top:.28em solid var(--slide-accent,#1d4ed8);border-radius:min(var(--slide-radius,.75rem),.8em);background:var(--slide-card,#f8fafc);color:var(--slide-card-fg,#0f172a)}
-.slide__stat-value{font-family:var(--slide-heading-font,var(--slide-font,system-ui,sans-serif));font-size:3.2em;line-height:1;font-weight:800;letter-spacing:-.03em;white-space:nowrap;color:var(--slide-card-title,#1d4ed8);font-variant-numeric:tabular-nums}
+.slide__stat-value{font-family:var(--font-heading,var(--slide-heading-font,var(--slide-font,system-ui,sans-serif)));font-size:3.2em;line-height:1;font-weight:800;letter-spacing:-.03em;white-space:nowrap;color:var(--slide-card-title,#1d4ed8);font-variant-numeric:tabular-nums}
 .slide__stat-label{font-size:1em;line-height:1.35;font-weight:550}
 
 .slide--image .slide__inner{justify-content:center}
