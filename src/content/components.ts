@@ -51,11 +51,14 @@ type Block =
   | { type: "image"; url: string; alt: string };
 
 const title: string = typeof content.title === "string" ? content.title : "";
-const blocks: Block[] = Array.isArray(content.blocks) ? content.blocks : [];
+// The blocks that are objects (an edited file may hold anything).
+const blocks: Block[] = Array.isArray(content.blocks)
+  ? content.blocks.filter((block: unknown) => typeof block === "object" && block !== null)
+  : [];
 
 /** The blocks of one type, in order. */
 function ofType<T extends Block["type"]>(type: T): Extract<Block, { type: T }>[] {
-  return blocks.filter((block): block is Extract<Block, { type: T }> => block?.type === type);
+  return blocks.filter((block): block is Extract<Block, { type: T }> => block.type === type);
 }
 
 /** The items of every bullets block, in order. */
@@ -66,6 +69,18 @@ function bulletItems(): string[] {
 /** Class names, leaving out the ones that are off. */
 function classes(...names: Array<string | false>): string {
   return names.filter(Boolean).join(" ");
+}
+
+/** A bullet list (in two columns when \`two\`); nothing when there are no items. */
+function List({ items, two = false }: { items: unknown; two?: boolean }) {
+  if (!Array.isArray(items) || items.length === 0) return null;
+  return (
+    <ul className={classes("slide__list", two && "slide__list--two")}>
+      {items.map((item, index) => (
+        <li key={index}>{String(item)}</li>
+      ))}
+    </ul>
+  );
 }
 
 /** The accent colour as the custom property the base stylesheet reads. */
@@ -130,19 +145,12 @@ const BODIES: Record<SlideDesign, { name: string; before?: string; body: string 
   content: {
     name: 'ContentSlide',
     body: `  const [lead, takeaway] = ofType("text");
-  const items = bulletItems();
   return (
     <section className={classes("slide slide--content", align === "center" && "slide--centered")} style={accentStyle(accent)}>
       <div className="slide__inner">
         ${HEADER}
         {lead && <p className="slide__lead">{lead.text}</p>}
-        {items.length > 0 && (
-          <ul className={classes("slide__list", listColumns > 1 && "slide__list--two")}>
-            {items.map((item, index) => (
-              <li key={index}>{item}</li>
-            ))}
-          </ul>
-        )}
+        <List items={bulletItems()} two={listColumns > 1} />
         {takeaway && <p className="slide__callout">{takeaway.text}</p>}
       </div>
     </section>
@@ -164,15 +172,7 @@ function columnsOf(list: Block[]): Column[] {
 
 function ColumnBlock({ block }: { block: Block }) {
   if (block.type === "text") return <p>{block.text}</p>;
-  if (block.type === "bullets") {
-    return (
-      <ul className="slide__list">
-        {block.items.map((item, index) => (
-          <li key={index}>{item}</li>
-        ))}
-      </ul>
-    );
-  }
+  if (block.type === "bullets") return <List items={block.items} />;
   return null;
 }
 `,
@@ -222,7 +222,7 @@ function ColumnBlock({ block }: { block: Block }) {
         <div className="slide__stats">
           {ofType("stat").map((stat, index) => (
             <figure className="slide__stat" key={index}>
-              <strong className="slide__stat-value">{String(stat.value)}</strong>
+              <strong className="slide__stat-value">{String(stat.value ?? "")}</strong>
               <figcaption className="slide__stat-label">{stat.label}</figcaption>
             </figure>
           ))}
@@ -234,7 +234,6 @@ function ColumnBlock({ block }: { block: Block }) {
   image: {
     name: 'ImageSlide',
     body: `  const lead = ofType("text")[0];
-  const items = bulletItems();
   const image = ofType("image")[0];
   return (
     <section className="slide slide--image" style={accentStyle(accent)}>
@@ -243,13 +242,7 @@ function ColumnBlock({ block }: { block: Block }) {
           <div className="slide__media-text">
             ${HEADER.replace(/\n/g, '\n    ')}
             {lead && <p className="slide__lead">{lead.text}</p>}
-            {items.length > 0 && (
-              <ul className="slide__list">
-                {items.map((item, index) => (
-                  <li key={index}>{item}</li>
-                ))}
-              </ul>
-            )}
+            <List items={bulletItems()} />
           </div>
           {image && (
             <figure className="slide__figure">

@@ -8,6 +8,8 @@
 import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { describe, expect, it } from 'vitest'
 import { DESIGN_CONTROLS, slideComponent } from '../../src/content/components.js'
+import { generateDeck } from '../../src/content/deck.js'
+import { createFaker } from '../../src/content/faker-en.js'
 import { SLIDE_DESIGNS, type SlideDesign } from '../../src/content/designs.js'
 import { SLIDE_BASE_CSS } from '../../src/content/slide-styles.js'
 import { createEmulator } from '../../src/index.js'
@@ -237,6 +239,50 @@ describe('generation', () => {
     const images = slides.flatMap(({ files }) => contentOf(files).blocks.filter((block) => block.type === 'image'))
     expect(images.length).toBeGreaterThan(0)
     for (const image of images) expect(image.type === 'image' && image.url).toContain(primary.replace('#', '%23'))
+  })
+})
+
+describe('generated components', () => {
+  /** Content an agent may leave behind: empty, of another shape, blocks missing fields. */
+  const ODD_CONTENT = [
+    {},
+    { title: '', blocks: [] },
+    { title: 42, blocks: 'none' },
+    {
+      title: 'T',
+      blocks: [null, 7, { type: 'bullets' }, { type: 'bullets', items: 'x' }, { type: 'stat' }, { type: 'image' }, { type: 'quote' }],
+    },
+    { title: 'T', blocks: [{ type: 'heading' }, { type: 'text' }, { type: 'heading', text: 'H' }, { type: 'bullets', items: [1, 'two'] }] },
+  ]
+
+  it('render whatever content they are given, without props too', () => {
+    for (const design of SLIDE_DESIGNS) {
+      for (const content of ODD_CONTENT) {
+        const files = {
+          'slide.tsx': slideComponent(design),
+          'slide.content.json': JSON.stringify(content),
+          'slide.controls.json': JSON.stringify({ controls: DESIGN_CONTROLS[design] }),
+        }
+        expect(renderSlide(files), `${design} ${JSON.stringify(content)}`).toMatch(
+          new RegExp(`^<section class="slide slide--${design}[ "]`),
+        )
+        expect(renderSlide(files, {})).toMatch(/^<section /)
+      }
+    }
+  })
+
+  it('apply their props: alignment, list columns, image side, toggles, the accent as --slide-accent', () => {
+    const render = (design: SlideDesign, props: Record<string, unknown>) =>
+      renderSlide(generateDeck(createFaker(1), { prompt: 'Harbour logistics', designs: [design] })[0]!.files, props)
+    expect(render('title', { align: 'center', decor: false, accent: '#ff0000' })).toMatch(
+      /^<section class="slide slide--title slide--centered" style="--slide-accent:#ff0000">(?!.*slide__decor)/,
+    )
+    expect(render('title', {})).toContain('slide__decor')
+    expect(render('content', { listColumns: 2 })).toContain('slide__list slide__list--two')
+    expect(render('image', { imageSide: 'left' })).toContain('slide__media slide__media--reverse')
+    expect(render('agenda', { numbered: false })).not.toContain('>01<')
+    expect(render('agenda', { numbered: true })).toContain('>01<')
+    expect(render('closing', { showContact: false })).not.toContain('slide__contact')
   })
 })
 
