@@ -18,6 +18,10 @@
  *
  * Everything is drawn from the faker given, in a fixed order: the same seed
  * and prompt give the same files.
+ *
+ * This module and those it imports share no code with what the emulator
+ * loads at start (only types): a shared module would become a chunk of its
+ * own that every browser fetches before its first answer.
  */
 import type { Faker } from '@faker-js/faker'
 import type { SlideContent, SlideFiles } from '../schemas/index.js'
@@ -26,7 +30,6 @@ import * as copy from './copy.js'
 import type { SlideDesign } from './designs.js'
 import { illustration, type IllustrationColors } from './illustration.js'
 import { capitalizeFirst, readTopic, type Topic } from './prompt.js'
-import { contentFile } from './slides.js'
 
 /** The designs between the title (and agenda) and the closing slide, in a seeded order per deck. */
 const BODY_DESIGNS = ['content', 'split', 'stats', 'image', 'quote'] as const satisfies readonly SlideDesign[]
@@ -214,6 +217,11 @@ export interface GeneratedSlide {
 /** A readable slide name: the content's title, as the editor would show it. */
 export function slideName(content: SlideContent, index: number): string {
   return content.title.trim() === '' ? `Slide ${index + 1}` : content.title
+}
+
+/** Serializes content the way the emulator writes `slide.content.json`. */
+export function contentFile(content: SlideContent): string {
+  return `${JSON.stringify(content, null, 2)}\n`
 }
 
 /** The three files of a slide of `design` with `content`. */

@@ -18,11 +18,6 @@ export function loadDeckGenerator(): Promise<typeof import('./deck.js')> {
   return generator
 }
 
-/** Serializes content the way the emulator writes `slide.content.json`. */
-export function contentFile(content: SlideContent): string {
-  return `${JSON.stringify(content, null, 2)}\n`
-}
-
 /** The files of a new blank slide: a minimal component on the base stylesheet's classes, empty content, no controls. */
 export function blankSlideFiles(): SlideFiles {
   return {
@@ -38,7 +33,7 @@ export default function Slide() {
   );
 }
 `,
-    'slide.content.json': contentFile({ title: '', blocks: [] }),
+    'slide.content.json': `${JSON.stringify({ title: '', blocks: [] }, null, 2)}\n`,
     'slide.controls.json': `${JSON.stringify({ controls: [] }, null, 2)}\n`,
   }
 }
