@@ -37,7 +37,7 @@ export const DESIGN_CONTROLS: Record<SlideDesign, readonly SlideControlSpec[]> =
   closing: [accent, { id: 'showContact', type: 'toggle', label: 'Show contact', default: true }],
 }
 
-/** The start of every generated component: its imports, the block types, and helpers over the content. */
+/** The start of every generated component: its imports, the block types, and the content's blocks by type. */
 const PRELUDE = `import type { CSSProperties } from "react";
 import content from "./slide.content.json";
 
@@ -60,18 +60,21 @@ const blocks: Block[] = Array.isArray(content.blocks)
 function ofType<T extends Block["type"]>(type: T): Extract<Block, { type: T }>[] {
   return blocks.filter((block): block is Extract<Block, { type: T }> => block.type === type);
 }
+`
 
-/** The items of every bullets block, in order. */
+/** Helpers a component gets when its code (or another helper it gets) names them, in this order. */
+const HELPERS = {
+  bulletItems: `/** The items of every bullets block, in order. */
 function bulletItems(): string[] {
   return ofType("bullets").flatMap((block) => (Array.isArray(block.items) ? block.items : []));
 }
-
-/** Class names, leaving out the ones that are off. */
+`,
+  classes: `/** Class names, leaving out the ones that are off. */
 function classes(...names: Array<string | false>): string {
   return names.filter(Boolean).join(" ");
 }
-
-/** A bullet list (in two columns when \`two\`); nothing when there are no items. */
+`,
+  List: `/** A bullet list (in two columns when \`two\`); nothing when there are no items. */
 function List({ items, two = false }: { items: unknown; two?: boolean }) {
   if (!Array.isArray(items) || items.length === 0) return null;
   return (
@@ -82,12 +85,33 @@ function List({ items, two = false }: { items: unknown; two?: boolean }) {
     </ul>
   );
 }
-
-/** The accent colour as the custom property the base stylesheet reads. */
+`,
+  accentStyle: `/** The accent colour as the custom property the base stylesheet reads. */
 function accentStyle(accent: string): CSSProperties {
   return { "--slide-accent": accent } as CSSProperties;
 }
-`
+`,
+} as const
+
+/** The helpers `code` uses, and those they use, in `HELPERS` order. */
+function helpersFor(code: string): string {
+  const used = new Set<string>()
+  let text = code
+  for (let grown = true; grown; ) {
+    grown = false
+    for (const [name, helper] of Object.entries(HELPERS)) {
+      if (!used.has(name) && new RegExp(`\\b${name}\\b`).test(text)) {
+        used.add(name)
+        text += helper
+        grown = true
+      }
+    }
+  }
+  return Object.entries(HELPERS)
+    .filter(([name]) => used.has(name))
+    .map(([, helper]) => `\n${helper}`)
+    .join('')
+}
 
 const HEADER = `<header className="slide__header">
           <h1 className="slide__title">{title}</h1>
@@ -290,7 +314,7 @@ export function slideComponent(design: SlideDesign): string {
   const controls = DESIGN_CONTROLS[design]
   const props = `type Props = { ${controls.map((control) => `${control.id}?: ${propType(control)}`).join('; ')} };`
   const parameters = controls.map((control) => `${control.id} = ${JSON.stringify(control.default)}`).join(', ')
-  return `${PRELUDE}
+  return `${PRELUDE}${helpersFor(`${before ?? ''}${body}`)}
 ${before === undefined ? '' : `${before}\n`}// One prop per control of slide.controls.json; the defaults are the controls' defaults.
 ${props}
 
