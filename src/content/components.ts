@@ -308,8 +308,19 @@ function propType(control: SlideControlSpec): string {
   }
 }
 
-/** `slide.tsx` for a design: a React component rendering its `slide.content.json`. */
+const components = new Map<SlideDesign, string>()
+
+/** `slide.tsx` for a design: a React component rendering its `slide.content.json` (the same text for every slide of the design). */
 export function slideComponent(design: SlideDesign): string {
+  let source = components.get(design)
+  if (source === undefined) {
+    source = componentSource(design)
+    components.set(design, source)
+  }
+  return source
+}
+
+function componentSource(design: SlideDesign): string {
   const { name, before, body } = BODIES[design]
   const controls = DESIGN_CONTROLS[design]
   const props = `type Props = { ${controls.map((control) => `${control.id}?: ${propType(control)}`).join('; ')} };`
