@@ -3,13 +3,13 @@ import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { describe, expect, it } from 'vitest'
 import { generateConfig } from './config.js'
 import { createFaker } from './faker-en.js'
-import { designAt, generateContent, SLIDE_DESIGNS } from './slides.js'
+import { generateDeck } from './deck.js'
+import { SLIDE_DESIGNS } from './slides.js'
 
 /** Everything the emulator draws from a faker, in the order a world build and a job draw it. */
 function draw(faker: Faker): unknown[] {
   const out: unknown[] = [faker.company.catchPhrase(), generateConfig(faker)]
-  for (const design of SLIDE_DESIGNS) out.push(generateContent(faker, design, 'Topic'))
-  for (let i = 0; i < 8; i++) out.push(designAt(i, 8, faker), faker.number.int({ min: 3, max: 6 }))
+  out.push(generateDeck(faker, { prompt: 'Topic', designs: SLIDE_DESIGNS }), generateDeck(faker, { prompt: 'Topic' }))
   return out
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { DECK_SLIDES_MAX } from '../content/designs.js'
 import { OPERATION_IDS, type OperationId } from '../schemas/index.js'
 
 /** Request and response schemas of the control plane (`/_emulator/*`). */
@@ -58,7 +59,7 @@ export type SetCreditsResponse = z.infer<typeof SetCreditsResponse>
 export const CreateTemplateRequest = z.strictObject({
   teamId: z.string(),
   name: Name,
-  slideCount: z.number().int().min(1).max(20).optional(),
+  slideCount: z.number().int().min(1).max(DECK_SLIDES_MAX).optional(),
 })
 export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>
 export const CreateTemplateResponse = z.object({ templateId: z.string() })

@@ -1,7 +1,7 @@
 import { generateConfig } from '../content/config.js'
 import { loadFaker, seedFrom, type FakerFactory } from '../content/random.js'
-import { designAt, generateContent, slideFiles, slideName } from '../content/slides.js'
-import type { JobStatusResponse } from '../schemas/index.js'
+import { loadDeckGenerator } from '../content/slides.js'
+import type { JobStatusResponse, ProjectConfig } from '../schemas/index.js'
 import type { JobRecord, TemplateRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 import { addVersion, appendSlides } from './projects.js'
@@ -30,12 +30,17 @@ export function simulatedDurationMs(jobId: string, withTemplate: boolean, timeSc
   return Math.round(nominal * timeScale * jitter)
 }
 
-/** A project name from a prompt: its first sentence, trimmed to 60 characters. */
-export function nameFromPrompt(prompt: string): string {
-  const cleaned = prompt
+/** A prompt without the emulator's magic prefix ("emulator:fail …"), spaces collapsed. */
+export function promptText(prompt: string): string {
+  return prompt
     .replace(new RegExp(`^(${FAIL_PREFIX}|${DISPATCH_ERROR_PREFIX})[:\\s]*`), '')
     .replace(/\s+/g, ' ')
     .trim()
+}
+
+/** A project name from a prompt: its first sentence, trimmed to 60 characters. */
+export function nameFromPrompt(prompt: string): string {
+  const cleaned = promptText(prompt)
   const first = (cleaned.split(/(?<=[.!?])\s/)[0] ?? '').replace(/[.!?]+$/, '')
   const name = first.length > 60 ? `${first.slice(0, 57).trimEnd()}…` : first
   return name.length === 0 ? 'Untitled' : name.charAt(0).toUpperCase() + name.slice(1)
@@ -67,21 +72,35 @@ export function jobStatusView(world: World, job: JobRecord, urls: Urls): JobStat
   return view
 }
 
-/** The slides a job generates: one per template slide (its design and component, new content), or 4–8 from scratch. */
-function generatedSlides(createFaker: FakerFactory, world: World, job: JobRecord, template: TemplateRecord | undefined, topic: string) {
+/** The colours of a project's theme that illustrations are drawn in. */
+export function illustrationColors(config: ProjectConfig): { primary?: string; accent?: string } {
+  const colors = config.theme?.colors.default
+  return { primary: colors?.primary, accent: colors?.accent }
+}
+
+/**
+ * The slides a job generates from its prompt: one per template slide (the
+ * template's design, component and controls, with new content), or 4–8
+ * from scratch.
+ */
+async function generatedSlides(
+  createFaker: FakerFactory,
+  world: World,
+  job: JobRecord,
+  template: TemplateRecord | undefined,
+  config: ProjectConfig,
+) {
+  const { generateDeck } = await loadDeckGenerator()
   const faker = createFaker(seedFrom(`${world.seed}:${job.id}`))
-  if (template !== undefined) {
-    return template.slides.map((slide, index) => {
-      const content = generateContent(faker, slide.design, topic)
-      const files = slideFiles(slide.design, content)
-      return { name: slideName(content, index), files: { ...files, 'slide.tsx': slide.files['slide.tsx'] } }
-    })
-  }
-  const count = faker.number.int({ min: 4, max: 8 })
-  return Array.from({ length: count }, (_, index) => {
-    const design = designAt(index, count, faker)
-    const content = generateContent(faker, design, topic)
-    return { name: slideName(content, index), files: slideFiles(design, content) }
+  const request = { prompt: promptText(job.prompt), colors: illustrationColors(config) }
+  if (template === undefined) return generateDeck(faker, request)
+  const slides = generateDeck(faker, { ...request, designs: template.slides.map((slide) => slide.design) })
+  return slides.map((slide, index) => {
+    const kept = template.slides[index]!.files
+    return {
+      name: slide.name,
+      files: { ...slide.files, 'slide.tsx': kept['slide.tsx'], 'slide.controls.json': kept['slide.controls.json'] },
+    }
   })
 }
 
@@ -113,7 +132,7 @@ export async function finishJob(
     if (project !== undefined) {
       const template = job.templateId === null ? undefined : world.templates.get(job.templateId)
       const createFaker = await loadFaker()
-      await appendSlides(world, project.id, generatedSlides(createFaker, world, job, template, project.name), at)
+      await appendSlides(world, project.id, await generatedSlides(createFaker, world, job, template, project.config), at)
       await addVersion(world, project.id, 'Generated from prompt', at)
       await publish(world, project.id, at)
     }

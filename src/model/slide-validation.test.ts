@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { blankSlideFiles, contentFile, SLIDE_DESIGNS, slideFiles } from '../content/slides.js'
+import { contentFile, slideFiles } from '../content/deck.js'
+import { blankSlideFiles, SLIDE_DESIGNS } from '../content/slides.js'
 import { ServiceError } from '../core/errors.js'
 import {
   assertValidSlideFiles,

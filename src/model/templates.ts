@@ -1,15 +1,9 @@
 import { generateConfig } from '../content/config.js'
 import type { Faker } from '../content/random.js'
-import { generateContent, slideFiles, slideName, type SlideDesign } from '../content/slides.js'
+import { loadDeckGenerator } from '../content/slides.js'
 import type { TemplateRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
-
-/** The designs of a template's slides: a title, body slides, a closing slide. */
-export function templateDesigns(count: number): SlideDesign[] {
-  const body: SlideDesign[] = ['content', 'stats', 'split', 'quote']
-  if (count === 1) return ['title']
-  return Array.from({ length: count }, (_, i) => (i === 0 ? 'title' : i === count - 1 ? 'closing' : body[(i - 1) % body.length]!))
-}
+import { illustrationColors } from './generation.js'
 
 export interface NewTemplate {
   teamId: string
@@ -20,9 +14,16 @@ export interface NewTemplate {
   screenshotUrl?: string | null
 }
 
-/** Creates a team template with seeded slides (its design) and config. */
+/**
+ * Creates a team template: a seeded config, and `slideCount` slides
+ * generated from its name, whose designs (a title first, a closing slide
+ * last) every deck generated from it keeps. `faker` is the template's own
+ * stream: its config, then its slides.
+ */
 export async function createTemplate(world: World, faker: Faker, input: NewTemplate): Promise<TemplateRecord> {
-  const designs = templateDesigns(input.slideCount)
+  const { generateDeck } = await loadDeckGenerator()
+  const config = generateConfig(faker)
+  const slides = generateDeck(faker, { prompt: input.name, count: input.slideCount, colors: illustrationColors(config) })
   return world.templates.insert({
     id: input.id ?? world.ids('tpl'),
     teamId: input.teamId,
@@ -30,10 +31,7 @@ export async function createTemplate(world: World, faker: Faker, input: NewTempl
     screenshotUrl: input.screenshotUrl ?? null,
     createdAt: input.at,
     updatedAt: input.at,
-    config: generateConfig(faker),
-    slides: designs.map((design, index) => {
-      const content = generateContent(faker, design, input.name)
-      return { name: slideName(content, index), design, files: slideFiles(design, content) }
-    }),
+    config,
+    slides,
   })
 }

@@ -1,3 +1,4 @@
+import { RENDERING_GUIDE } from '../content/rendering-guide.js'
 import { blankSlideFiles } from '../content/slides.js'
 import { fail } from '../core/errors.js'
 import { accessibleProject } from '../model/access.js'
@@ -35,15 +36,16 @@ const FILE_RULES: SlideGuideResponse['files'] = [
     rules: [
       'Must parse as TypeScript with JSX (TSX), as an ES module.',
       'Must have a default export that is a value: the slide component (`export default function Slide() {…}` or `export { Slide as default }`).',
-      'Reads its content with `import content from "./slide.content.json"`.',
-      'Style with the theme’s CSS variables (`var(--primary)`, `var(--background)`, …) and the project’s tokens (`var(--brand-blue)`, `var(--font-heading)`).',
+      'May import only `react`, `react/jsx-runtime` and its own `./slide.content.json` and `./slide.controls.json`; JSX needs no `import React`. Reads its content with `import content from "./slide.content.json"`.',
+      'Receives as props the `default` of each control of slide.controls.json, by `id`.',
+      'Style with the theme’s CSS variables (`var(--primary)`, `var(--slide-fg)`, …), the project’s tokens (`var(--brand-blue)`, `var(--font-heading)`) and the base stylesheet’s class names (`slide`, `slide__title`, …): see `rendering`.',
     ],
   },
   {
     name: 'slide.content.json',
     rules: [
       'Must be valid JSON whose top-level value is an object or an array.',
-      'The editor and the published site render `{"title": string, "blocks": [...]}`; block types: heading {text}, text {text}, bullets {items: string[]}, quote {text, author?}, stat {value, label}, image {url, alt}.',
+      'Generated slides and the content view render `{"title": string, "blocks": [...]}`; block types: heading {text}, text {text}, bullets {items: string[]}, quote {text, author?}, stat {value, label}, image {url, alt}.',
       'An image `url` is a `data:image/…` URL, a path on the emulator’s own origin, or a remote http(s) URL; the emulator is offline by default, so a remote image shows as a placeholder with its `alt` text unless it runs with --allow-remote-images. Always give `alt`.',
       'A block that does not follow these conventions is shown as a notice saying what is wrong.',
     ],
@@ -52,8 +54,8 @@ const FILE_RULES: SlideGuideResponse['files'] = [
     name: 'slide.controls.json',
     rules: [
       'Must be valid JSON whose top-level value is an object or an array.',
-      'Convention: `{"controls": [{"id", "type", "label", "default"}]}`, one control per prop of the component (types such as color, select with options).',
-      'The pages apply the `default` of an `align` control (left, center or right) and of an `accent` control (a colour or a `var(--token)`, used for the title; made readable against the background when it is not).',
+      'Convention: `{"controls": [{"id", "type", "label", "default"}]}`, one control per prop of the component. Types: color, select (with `options`), text, number (`min`, `max`, `step`), toggle; the editor shows any other type as a text input.',
+      'The content view applies the `default` of an `align` control (left, center or right) and of an `accent` control (a colour or a `var(--token)`, used for the title; made readable against the background when it is not).',
     ],
   },
 ]
@@ -116,6 +118,7 @@ export const slideHandlers: OperationHandlers<
       },
       files: FILE_RULES.map((file) => ({ name: file.name, rules: [...file.rules] })),
       validation: VALIDATION_RULE,
+      rendering: structuredClone(RENDERING_GUIDE),
       projectTokens: {
         palette: (tokens?.palette ?? []).map(({ name, value }) => ({ name, value })),
         fonts: (tokens?.fonts ?? []).map(({ name, family, url }) => (url === undefined ? { name, family } : { name, family, url })),

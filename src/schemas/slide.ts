@@ -73,10 +73,39 @@ export const StartSlideEditingRequest = z.strictObject({
 })
 export type StartSlideEditingRequest = z.infer<typeof StartSlideEditingRequest>
 
+/** A name and what it is (a CSS variable, a class name, a design, an import). */
+const Described = z.object({ name: z.string(), description: z.string() })
+
+/**
+ * How a slide is rendered, as the slide guide states it: what `slide.tsx`
+ * may import and receives, the box it is laid out in, the CSS variables and
+ * base class names it can use, and the designs generation writes.
+ */
+export const SlideRenderingGuide = z.object({
+  /** What the default export is and where it runs. */
+  component: z.string(),
+  /** The modules `slide.tsx` may import (any other is an error in the slide's place). */
+  imports: z.array(Described),
+  /** What the component receives as props. */
+  props: z.string(),
+  /** The box a slide is laid out in, and how to size type. */
+  box: z.string(),
+  /** The CSS custom properties a slide can use. */
+  cssVariables: z.array(Described),
+  /** The class names of the base stylesheet every slide's document has. */
+  classNames: z.array(Described),
+  /** The designs generated slides have, by the name of their `slide--<name>` class. */
+  designs: z.array(Described),
+  /** What shows when a component cannot render. */
+  fallback: z.string(),
+})
+export type SlideRenderingGuide = z.infer<typeof SlideRenderingGuide>
+
 /**
  * `GET /projects/{slug}/slides/guide` (emulator extension): the token naming
  * rules (patterns as regular-expression source text), the conventions and
- * validation rules of the three slide files, and the project's current tokens.
+ * validation rules of the three slide files, how a slide is rendered, and
+ * the project's current tokens.
  */
 export const SlideGuideResponse = z.object({
   tokens: z.object({
@@ -87,6 +116,7 @@ export const SlideGuideResponse = z.object({
   files: z.array(z.object({ name: z.string(), rules: z.array(z.string()) })),
   /** How updates are validated and how a rejection reads. */
   validation: z.string(),
+  rendering: SlideRenderingGuide,
   projectTokens: z.object({
     palette: z.array(z.object({ name: z.string(), value: z.string() })),
     fonts: z.array(z.object({ name: z.string(), family: z.string(), url: z.string().optional() })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { blankSlideFiles } from '../../src/content/slides.js'
+import { blankSlideFiles, SLIDE_DESIGNS } from '../../src/content/slides.js'
 import {
   CreateSlideResponse,
   DuplicateProjectResponse,
@@ -533,6 +533,29 @@ describe.each(WAYS)('slides (%s)', (way) => {
       expect(guide.files[1].rules.join(' ')).toMatch(/object or an array/)
       expect(guide.files[2].rules.join(' ')).toMatch(/object or an array/)
       expect(guide.validation).toMatch(/file:line:column/)
+    })
+
+    it('describes the rendering environment: imports, props, the 16:9 box, CSS variables, base class names, designs', async () => {
+      const guide = expectSchema(SlideGuideResponse, (await h.api('GET', '/projects/welcome-deck/slides/guide')).body)
+      const { rendering } = guide
+      expect(rendering.imports.map((entry) => entry.name)).toEqual([
+        'react',
+        'react/jsx-runtime',
+        './slide.content.json',
+        './slide.controls.json',
+      ])
+      expect(rendering.props).toMatch(/control\.id.*control\.default/)
+      expect(rendering.box).toMatch(/16:9/)
+      const variables = rendering.cssVariables.map((entry) => entry.name).join(' ')
+      for (const name of ['--slide-bg', '--slide-fg', '--slide-title', '--slide-font', '--primary', '--font-'])
+        expect(variables).toContain(name)
+      const classes = rendering.classNames.map((entry) => entry.name).join(' ')
+      for (const name of ['slide', 'slide__inner', 'slide__title', 'slide--centered']) expect(classes.split(/[ ,]+/)).toContain(name)
+      expect(rendering.designs.map((entry) => entry.name)).toEqual([...SLIDE_DESIGNS])
+      // Every design's class is named, so an agent can reuse a generated design.
+      for (const design of SLIDE_DESIGNS) expect(classes).toContain(`slide--${design}`)
+      expect(guide.files[0]!.rules.join(' ')).toMatch(/react\/jsx-runtime/)
+      expect(guide.files[2]!.rules.join(' ')).toMatch(/color, select .*text, number .*toggle/)
     })
 
     it('includes the project’s current tokens, following a config update', async () => {

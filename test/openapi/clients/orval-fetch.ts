@@ -8,12 +8,12 @@ import type { Target } from './consumer'
 let target: Target | undefined
 
 /** Points the generated functions at an emulator. */
-export function useTarget(next: Target): void {
+export function setTarget(next: Target): void {
   target = next
 }
 
 export const emulatorFetch = async <T>(url: string, init: RequestInit): Promise<T> => {
-  if (target === undefined) throw new Error('call useTarget() first')
+  if (target === undefined) throw new Error('call setTarget() first')
   const headers = new Headers(init.headers)
   headers.set('authorization', `Bearer ${target.apiKey}`)
   const response = await target.fetch(`${target.baseUrl}${url}`, { ...init, headers })

@@ -1,10 +1,10 @@
 /** orval's fetch client, with a mutator for the base URL and the key. */
 import { FAILING_PROMPT, HUGE_SLIDE, MAX_POLLS, type Observed, observed, type Target } from './consumer'
 import { createProject, createSlide, generateProject, getJobStatus, updateProjectConfig, updateSlide } from './generated/orval/client'
-import { useTarget } from './orval-fetch'
+import { setTarget } from './orval-fetch'
 
 export async function run(target: Target): Promise<Observed> {
-  useTarget(target)
+  setTarget(target)
 
   const created = await createProject({ name: 'orval' })
   if (created.status !== 200) throw new Error(`createProject: ${created.status}`)
