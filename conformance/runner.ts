@@ -223,6 +223,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       exercised: new Set(),
       jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
       shared: new Map(),
+      requests: 0,
     }
     const targetInfo: Report['target'] = {
       kind: target.kind,
