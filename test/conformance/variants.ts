@@ -9,7 +9,10 @@ import type { TestHooks } from '../support/hooked-emulator.js'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type { RateDecision } from '../../src/core/rate-limiter.js'
 import type { PresentationEmulator } from '../../src/index.js'
+import { blankSlideFiles } from '../../src/content/slides.js'
+import { appendSlides } from '../../src/model/projects.js'
 import { unpublish } from '../../src/model/publishing.js'
+import { fail } from '../../src/core/errors.js'
 import type { OperationHandler } from '../../src/operations/index.js'
 import { PROJECT_CONFIG_KEYS, type OperationId } from '../../src/schemas/index.js'
 import { slugify } from '../../src/store/ids.js'
@@ -479,6 +482,195 @@ export const LIVE_KEYS = {
   noCredits: 'live_test_bob',
 }
 
+// --------------------------------------------------------------------- a second spec-legal server
+
+const SK = 'sk_'
+const SK_CODES: Record<string, string> = {
+  VALIDATION_ERROR: 'E_INVALID',
+  UNAUTHORIZED: 'E_AUTH',
+  INSUFFICIENT_CREDITS: 'E_CREDITS',
+  NOT_FOUND: 'E_MISSING',
+  METHOD_NOT_ALLOWED: 'E_METHOD',
+  PAYLOAD_TOO_LARGE: 'E_SIZE',
+  RATE_LIMITED: 'E_RATE',
+  INTERNAL_ERROR: 'E_INTERNAL',
+  DISPATCH_FAILED: 'E_DISPATCH',
+}
+
+/** Every object's keys in reverse order, at every depth: JSON objects are unordered. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversedKeys(v)]),
+  )
+}
+
+/** A JSON file reformatted (two-space indentation), as a server that normalises what it saves would. */
+function reformatted(text: unknown): unknown {
+  if (typeof text !== 'string') return text
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * A second server that follows the spec, and differs from the first (and
+ * from the emulator) on every fact the table of facts marks as learned, and
+ * on more the spec leaves open: key prefix `sk_`; a new project's config is
+ * `{"tokens":{"palette":[],"fonts":[]},"showBrandLogo":false}` and it comes
+ * with one blank slide; duplicates are named "Copy of …", generated
+ * projects "Deck: …"; slide files are saved reformatted; every object's keys
+ * come in reverse order, and every body carries an extra `requestId`;
+ * projects are listed oldest first with opaque cursors (an undecodable one
+ * is 400), slides and teams in reverse order; editor, site and URL
+ * configuration on other hosts; its own error codes and no hints;
+ * rate-limit headers on every answer with a reset given in seconds from now;
+ * other model names and duration texts; any key may read any job; slide
+ * files that do not validate are 422.
+ */
+export function secondSpecLegalEmulator(): PresentationEmulator {
+  let requestIds = 0
+  const hooks: TestHooks = {
+    authenticate: (header, standard) => {
+      const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1]
+      if (token === undefined || !token.startsWith(SK)) return standard(undefined)
+      return standard(`Bearer pres_${token.slice(SK.length)}`)
+    },
+    rateLimit: (principal, standard, env): RateDecision => {
+      const decision = standard(principal.user.id)
+      const reset = Number(decision.headers['x-ratelimit-reset'])
+      const headers = { ...decision.headers }
+      if (Number.isFinite(reset)) headers['x-ratelimit-reset'] = String(Math.max(0, reset - Math.floor(env.clock.now() / 1000)))
+      return { ...decision, headers }
+    },
+    transformRequest: ({ request, operationId }) => {
+      const body = bodyOf(request)
+      if (operationId === 'updateSlide' && typeof body?.files === 'object' && body.files !== null)
+        return withBody(request, {
+          ...body,
+          files: Object.fromEntries(
+            Object.entries(body.files).map(([name, text]) => [name, name.endsWith('.json') ? reformatted(text) : text]),
+          ),
+        })
+      if (operationId === 'generateProject' && body?.model !== undefined) {
+        const models: Record<string, string> = { standard: 'fast', pro: 'quality' }
+        return withBody(request, { ...body, model: models[body.model] ?? `unknown-${body.model}` })
+      }
+      return request
+    },
+    wrapOperation: ((id: OperationId, handler: OperationHandler<any>): OperationHandler<any> => {
+      if (id === 'createProject') {
+        return async (ctx: any) => {
+          const result: any = await handler(ctx)
+          await ctx.world.projects.update(result.projectId, (draft: any) => {
+            draft.config = { tokens: { palette: [], fonts: [] }, showBrandLogo: false }
+          })
+          await appendSlides(ctx.world, result.projectId, [{ name: 'Title slide', files: blankSlideFiles() }], ctx.env.clock.iso())
+          return result
+        }
+      }
+      if (id === 'duplicateProject') {
+        return async (ctx: any) => {
+          const result: any = await handler(ctx)
+          const source = ctx.world.projectBySlug(ctx.params.slug)!
+          const name = `Copy of ${source.name}`.slice(0, 200)
+          await ctx.world.projects.update(result.projectId, (draft: any) => void (draft.name = name))
+          return { ...result, name }
+        }
+      }
+      if (id === 'getJobStatus') {
+        return async (ctx: any) => {
+          // Any key may read any job (the spec scopes projects, not jobs); a completed job names its project its own way.
+          const job = ctx.world.jobs.get(ctx.params.jobId)
+          const team = job === undefined ? undefined : ctx.world.teams.get(job.teamId)
+          const result: any = await handler(team === undefined ? ctx : { ...ctx, principal: { ...ctx.principal, team } })
+          const project = result.projectId === null ? undefined : ctx.world.projects.get(result.projectId)
+          if (result.status === 'completed' && project !== undefined && !project.name.startsWith('Deck: ')) {
+            const prompt = job?.prompt ?? ''
+            await ctx.world.projects.update(project.id, (draft: any) => void (draft.name = `Deck: ${String(prompt).slice(0, 60)}`))
+          }
+          return result
+        }
+      }
+      if (id === 'listProjects') {
+        return async (ctx: any) => {
+          const all: any[] = []
+          let cursor: string | undefined
+          do {
+            const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: 100, cursor } })
+            all.push(...page.projects)
+            cursor = page.nextCursor
+          } while (cursor !== undefined)
+          const created = (p: any) => ctx.world.projects.get(p.id)?.createdAt ?? ''
+          all.sort((a, b) => created(a).localeCompare(created(b)) || (a.id < b.id ? -1 : 1))
+          let offset = 0
+          if (ctx.query.cursor !== undefined) {
+            const decoded = /^o(\d+)$/.exec(Buffer.from(ctx.query.cursor, 'base64url').toString('utf8'))
+            if (decoded === null) throw fail.validation('cursor: not a cursor this server handed out')
+            offset = Number(decoded[1])
+          }
+          const projects = all.slice(offset, offset + ctx.query.limit)
+          const next = offset + ctx.query.limit
+          return next < all.length ? { projects, nextCursor: Buffer.from(`o${next}`).toString('base64url') } : { projects }
+        }
+      }
+      if (id === 'listSlides' || id === 'listTeams') {
+        return async (ctx: any) => {
+          const result: any = await handler(ctx)
+          const key = id === 'listSlides' ? 'slides' : 'teams'
+          return { ...result, [key]: [...result[key]].reverse() }
+        }
+      }
+      return handler
+    }) as TestHooks['wrapOperation'],
+    transformResponse: ({ operationId }, response) => {
+      let out = response
+      if (operationId === 'createSlide' || operationId === 'getSlideGuide')
+        out = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'No such route' }) }
+      if (operationId === 'updateSlide' && out.status === 400) out = { ...out, status: 422 }
+      const code = out.headers['x-service-error-code']
+      if (code !== undefined) out = { ...out, headers: { ...out.headers, 'x-service-error-code': SK_CODES[code] ?? 'E_OTHER' } }
+      let json = jsonOf(out)
+      if (json === undefined || typeof json !== 'object' || json === null || Array.isArray(json)) return out
+      if (out.status >= 400) {
+        const { hint: _hint, ...rest } = json
+        json = rest
+      }
+      if (operationId === 'generateProject' && out.status === 200)
+        json = { ...json, estimatedDuration: json.templateId === undefined ? '4 minutes' : '2 minutes' }
+      requestIds += 1
+      const text = JSON.stringify(reversedKeys({ ...json, requestId: `req_${requestIds}` }))
+        .split('http://127.0.0.1:4010/editor/')
+        .join('https://app.decks.example/p/')
+        .split('http://127.0.0.1:4010/sites/')
+        .join('https://view.decks.example/')
+        .split('.sites.localhost')
+        .join('.decks.example')
+      return { ...out, body: text }
+    },
+  }
+  return createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, hooks)
+}
+
+/** The second spec-legal server's keys: the fixture keys under its own prefix. */
+export const SK_KEYS = {
+  main: 'sk_test_alice_acme',
+  other: 'sk_test_bob',
+  revoked: 'sk_test_revoked',
+  noCredits: 'sk_test_bob',
+}
+
+/** Every spec-legal server of the tests, with its keys: the kit and the walks must pass each of them. */
+export const SPEC_LEGAL_SERVERS = [
+  { name: 'the spec-legal server (live_ keys)', make: specLegalEmulator, keys: LIVE_KEYS },
+  { name: 'the second spec-legal server (sk_ keys)', make: secondSpecLegalEmulator, keys: SK_KEYS },
+] as const
+
 /** The emulator's manual clock as the kit's clock: waits move it instead of real time. */
 export function manualClockOf(server: PresentationEmulator): NonNullable<ConformanceOptions['clock']> {
   return {
@@ -487,15 +679,19 @@ export function manualClockOf(server: PresentationEmulator): NonNullable<Conform
   }
 }
 
-/** The kit against the spec-legal server as a deployment: every key, writes and generation, no control plane. */
-export function runAsDeployment(server: PresentationEmulator, options: Partial<ConformanceOptions> = {}): Promise<ConformanceReport> {
+/** The kit against a spec-legal server as a deployment: every key, writes and generation, no control plane. */
+export function runAsDeployment(
+  server: PresentationEmulator,
+  options: Partial<ConformanceOptions> = {},
+  keys: typeof LIVE_KEYS = LIVE_KEYS,
+): Promise<ConformanceReport> {
   return runConformance({
     fetch: server.fetch,
     baseUrl: BASE_URL,
-    apiKey: LIVE_KEYS.main,
-    otherTeamKey: LIVE_KEYS.other,
-    revokedKey: LIVE_KEYS.revoked,
-    noCreditsKey: LIVE_KEYS.noCredits,
+    apiKey: keys.main,
+    otherTeamKey: keys.other,
+    revokedKey: keys.revoked,
+    noCreditsKey: keys.noCredits,
     allowWrites: true,
     allowGeneration: true,
     clock: manualClockOf(server),
