@@ -359,6 +359,12 @@ function deepMerge(base: unknown, patch: unknown): unknown {
   return out
 }
 
+/** Every project the emulator's own list would show (its filter applied), in one call: the limit was checked already. */
+async function everyProject(handler: OperationHandler<any>, ctx: any): Promise<any[]> {
+  const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: Number.MAX_SAFE_INTEGER, cursor: undefined } })
+  return [...page.projects]
+}
+
 /**
  * A server that follows the spec and chose differently wherever it says "not
  * shown": key prefix `live_`, its own error codes, projects listed by name
@@ -417,13 +423,7 @@ export function specLegalEmulator(): PresentationEmulator {
     wrapOperation: ((id: OperationId, handler: OperationHandler<any>): OperationHandler<any> => {
       if (id === 'listProjects') {
         return async (ctx: any) => {
-          const all: any[] = []
-          let cursor: string | undefined
-          do {
-            const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: 100, cursor } })
-            all.push(...page.projects)
-            cursor = page.nextCursor
-          } while (cursor !== undefined)
+          const all = await everyProject(handler, ctx)
           all.sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))
           const offset = /^\d+$/.test(ctx.query.cursor ?? '') ? Number(ctx.query.cursor) : 0
           const projects = all.slice(offset, offset + ctx.query.limit)
@@ -599,13 +599,7 @@ export function secondSpecLegalEmulator(): PresentationEmulator {
       }
       if (id === 'listProjects') {
         return async (ctx: any) => {
-          const all: any[] = []
-          let cursor: string | undefined
-          do {
-            const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: 100, cursor } })
-            all.push(...page.projects)
-            cursor = page.nextCursor
-          } while (cursor !== undefined)
+          const all = await everyProject(handler, ctx)
           const created = (p: any) => ctx.world.projects.get(p.id)?.createdAt ?? ''
           all.sort((a, b) => created(a).localeCompare(created(b)) || (a.id < b.id ? -1 : 1))
           let offset = 0
