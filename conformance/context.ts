@@ -15,7 +15,7 @@ import { Observer, type Verdict } from './facts/observer.js'
 import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
-import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario } from './types.js'
+import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario, StepResult } from './types.js'
 
 /** A key the kit acts with, and what it knows of its owner. */
 export interface Actor {
@@ -90,6 +90,10 @@ export class ScenarioContext {
   readonly failures: Finding[] = []
   readonly warnings: Finding[] = []
   readonly notes: string[] = []
+  /** The steps of a scenario written in steps, in order. */
+  readonly steps: StepResult[] = []
+  /** Steps that did not complete (they threw), or were skipped: what depends on them is skipped. */
+  readonly #incomplete = new Map<string, string>()
   /** `operationId status` pairs this scenario's own requests were answered with (the kit's housekeeping left out). */
   readonly exercised = new Set<string>()
   checks = 0
@@ -462,6 +466,41 @@ export class ScenarioContext {
     throw new AbortScenario(message)
   }
 
+  /**
+   * Runs one step of the scenario and records it. A failed check fails the
+   * step; a step that cannot go on (an abort, an error) fails without stopping
+   * the scenario. A step `after` steps that did not complete is skipped,
+   * naming what it depended on. Answers the step's value, or undefined when
+   * it did not complete.
+   */
+  async step<T>(name: string, run: () => Promise<T>, options: { after?: readonly string[] } = {}): Promise<T | undefined> {
+    if (this.steps.some((s) => s.name === name)) throw new Error(`${this.scenario.id}: two steps named "${name}"`)
+    const blocked = (options.after ?? []).find(
+      (dependency) => this.#incomplete.has(dependency) || !this.steps.some((s) => s.name === dependency),
+    )
+    if (blocked !== undefined) {
+      const why = this.#incomplete.get(blocked) ?? 'did not run'
+      const reason = `depends on "${blocked}", which ${why}`
+      this.steps.push({ name, outcome: 'skip', reason, checks: 0 })
+      this.#incomplete.set(name, 'was skipped')
+      return undefined
+    }
+    const failures = this.failures.length
+    const checks = this.checks
+    try {
+      const value = await run()
+      this.steps.push({ name, outcome: this.failures.length > failures ? 'fail' : 'pass', checks: this.checks - checks })
+      return value
+    } catch (error) {
+      if (error instanceof SkipScenario) throw error
+      const message = error instanceof AbortScenario ? error.message : `could not run: ${(error as Error)?.message ?? String(error)}`
+      if (this.failures.length === failures) this.must('Conformance kit', `${name}: ${message}`, false)
+      this.steps.push({ name, outcome: 'fail', reason: `did not complete: ${message}`, checks: this.checks - checks })
+      this.#incomplete.set(name, 'did not complete')
+      return undefined
+    }
+  }
+
   skip(reason: string): never {
     throw new SkipScenario(reason)
   }
@@ -621,6 +660,10 @@ export function needMet(target: Target, need: Need): boolean {
       return target.keys.revoked !== undefined || target.control !== undefined
     case 'noCreditsKey':
       return target.keys.noCredits !== undefined || target.control !== undefined
+    case 'collaboratorProject':
+      return target.fixtures.collaboratorProject !== undefined || target.control !== undefined
+    case 'teamProject':
+      return target.fixtures.teamProject !== undefined || target.control !== undefined
     case 'controlPlane':
       return target.control !== undefined
     case 'emulator':
@@ -643,6 +686,10 @@ export function unmetReason(need: Need): string {
       return 'needs a revoked key: pass --revoked-key'
     case 'noCreditsKey':
       return 'needs a key whose team has no credits: pass --no-credits-key'
+    case 'collaboratorProject':
+      return 'needs a project shared with the main key’s user as a collaborator: pass --collaborator-project SLUG'
+    case 'teamProject':
+      return 'needs a project of another team the main key’s user belongs to: pass --team-project SLUG'
     case 'controlPlane':
       return 'needs the emulator control plane: pass --control-url'
     case 'emulator':

@@ -160,6 +160,7 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
     failures: ctx.failures,
     warnings: ctx.warnings,
     notes: ctx.notes,
+    ...(ctx.steps.length === 0 ? {} : { steps: ctx.steps }),
   }
 }
 

@@ -297,6 +297,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       baseUrl: 'http://127.0.0.1:4010/v1',
       client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: oracleEmulator.fetch }),
       keys: {},
+      fixtures: {},
       control: oracleControl,
       emulatorChecks: true,
       seededWorld: false,

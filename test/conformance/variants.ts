@@ -62,6 +62,8 @@ function wrap<Id extends OperationId>(
 export interface Defect {
   name: string
   hooks: TestHooks
+  /** A defect of the control plane's own contract: a wrapper around the emulator's fetch (the hooks reach only `/v1`). */
+  control?: (fetch: PresentationEmulator['fetch']) => PresentationEmulator['fetch']
   /** The scenarios to run (a grep), and the clause a MUST failure must name. */
   grep: RegExp
   scenario: string
@@ -319,7 +321,127 @@ export const DEFECTS: Defect[] = [
       },
     },
   },
+  // Rules that belong to no single operation.
+  {
+    name: 'another team’s template accepted on generate',
+    grep: /^generation\.template-scope$/,
+    scenario: 'generation.template-scope',
+    clause: /generateProject/,
+    hooks: {
+      wrapOperation: wrap('generateProject', (handler) => async (ctx) => {
+        const template = ctx.body.templateId === undefined ? undefined : ctx.world.templates.get(ctx.body.templateId)
+        if (template === undefined || template.teamId === ctx.principal.team.id) return handler(ctx)
+        // The template is looked up in its own team, not the key's.
+        return handler({ ...ctx, principal: { ...ctx.principal, team: ctx.world.teams.get(template.teamId)! } })
+      }),
+    },
+  },
+  {
+    name: 'a key whose prefix differs accepted',
+    grep: /^auth\.prefix$/,
+    scenario: 'auth.prefix',
+    clause: 'Authentication',
+    hooks: {
+      // Whatever comes before the first underscore is ignored.
+      authenticate: (header, standard) => standard(header?.replace(/^(Bearer\s+)[a-z]+_/i, '$1pres_')),
+    },
+  },
+  {
+    name: 'a project shared with the key’s user as a collaborator missing from the list',
+    grep: /^access\.collaborator$/,
+    scenario: 'access.collaborator',
+    clause: /listProjects/,
+    hooks: {
+      wrapOperation: wrap('listProjects', (handler) => async (ctx) => {
+        const page = await handler(ctx)
+        const teams = ctx.world.teamIdsOf(ctx.principal.user.id)
+        return { ...page, projects: page.projects.filter((p) => teams.has(ctx.world.projects.get(p.id)!.teamId)) }
+      }),
+    },
+  },
+  {
+    name: 'a project of another team the key’s user belongs to missing from the list',
+    grep: /^access\.team$/,
+    scenario: 'access.team',
+    clause: /listProjects/,
+    hooks: {
+      wrapOperation: wrap('listProjects', (handler) => async (ctx) => {
+        const page = await handler(ctx)
+        return { ...page, projects: page.projects.filter((p) => ctx.world.projects.get(p.id)!.teamId === ctx.principal.team.id) }
+      }),
+    },
+  },
+  // Rules of the control plane's own contract (emulator-contract.md §5).
+  controlDefect('a fault with times 0 fires only once', async (request, forward) => {
+    if (request.method !== 'POST' || !request.path.endsWith('/_emulator/faults')) return forward()
+    const body = JSON.parse(request.text)
+    return forward(body.times === 0 ? JSON.stringify({ ...body, times: 1 }) : undefined)
+  }),
+  controlDefect('a fault without a code answers INTERNAL_ERROR whatever its status', async (request, forward) => {
+    if (request.method !== 'POST' || !request.path.endsWith('/_emulator/faults')) return forward()
+    const body = JSON.parse(request.text)
+    return forward(body.code === undefined ? JSON.stringify({ ...body, code: 'INTERNAL_ERROR' }) : undefined)
+  }),
+  controlDefect('DELETE /faults removes only the first fault', async (request, forward, send) => {
+    if (request.method !== 'DELETE' || !request.path.endsWith('/_emulator/faults')) return forward()
+    const { faults } = (await (await send('GET', '/_emulator/faults')).json()) as { faults: Array<{ id: string }> }
+    if (faults[0] !== undefined) await send('DELETE', `/_emulator/faults/${faults[0].id}`)
+    return Response.json({ removed: faults.length === 0 ? 0 : 1 })
+  }),
+  controlDefect('DELETE /requests leaves the journal as it was', async (request, forward) => {
+    if (request.method !== 'DELETE' || !request.path.endsWith('/_emulator/requests')) return forward()
+    const { requests } = (await (await forward(undefined, 'GET')).json()) as { requests: unknown[] }
+    return Response.json({ removed: requests.length })
+  }),
+  controlDefect('an invalid state document is half applied', async (request, forward, send) => {
+    if (request.method !== 'PUT' || !request.path.endsWith('/_emulator/state')) return forward()
+    const answer = await forward()
+    // The clock was read from the document before it was found invalid, and kept.
+    if (answer.status === 400) await send('POST', '/_emulator/clock/advance', { ms: 1 })
+    return answer
+  }),
 ]
+
+/**
+ * A defect of the control plane's own contract: the emulator with its control
+ * plane wrapped (`decide` sees each control-plane request and answers it,
+ * forwarding it, changed or not, or making requests of its own).
+ */
+function controlDefect(
+  name: string,
+  decide: (
+    request: { method: string; path: string; text: string },
+    forward: (text?: string, method?: string) => Promise<Response>,
+    send: (method: string, path: string, body?: unknown) => Promise<Response>,
+  ) => Promise<Response>,
+): Defect {
+  return {
+    name,
+    grep: /^emulator\.control-plane$/,
+    scenario: 'emulator.control-plane',
+    clause: 'Emulator contract §5 › control plane',
+    hooks: {},
+    control: (fetch) => async (input, init) => {
+      const request = new Request(input, init)
+      const url = new URL(request.url)
+      if (!url.pathname.startsWith('/_emulator/')) return fetch(request)
+      const text = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.text()
+      const send = (method: string, path: string, body?: unknown) =>
+        fetch(new URL(path, url.origin), {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        })
+      const forward = (changed?: string, method?: string) =>
+        fetch(url, {
+          method: method ?? request.method,
+          headers: request.headers,
+          ...((method ?? request.method) === 'GET' || (method ?? request.method) === 'DELETE' ? {} : { body: changed ?? text }),
+        })
+      return decide({ method: request.method, path: url.pathname, text }, forward, send)
+    },
+  }
+}
 
 /** An emulator with one defect, reached as a deployment with a control plane. */
 export function brokenEmulator(defect: Defect): PresentationEmulator {
@@ -673,13 +795,33 @@ export function manualClockOf(server: PresentationEmulator): NonNullable<Conform
   }
 }
 
-/** The kit against a spec-legal server as a deployment: every key, writes and generation, no control plane. */
-export function runAsDeployment(
+/**
+ * The seeded world's projects a deployment's person would name with
+ * `--collaborator-project` and `--team-project` for Alice's Acme key: Bob's
+ * project shared with Alice, and a project of Alice's personal team.
+ */
+export async function sharedFixtures(server: PresentationEmulator): Promise<{ collaboratorProject: string; teamProject: string }> {
+  const state = (await server.control.getState()) as unknown as {
+    users: Array<{ id: string; name: string }>
+    teams: Array<{ id: string; name: string }>
+    projects: Array<{ slug: string; teamId: string; collaborators: string[] }>
+  }
+  const alice = state.users.find((u) => u.name.startsWith('Alice'))!.id
+  const personal = state.teams.find((t) => t.name.startsWith('Alice'))!.id
+  return {
+    collaboratorProject: state.projects.find((p) => p.collaborators.includes(alice))!.slug,
+    teamProject: state.projects.find((p) => p.teamId === personal)!.slug,
+  }
+}
+
+/** The kit against a spec-legal server as a deployment: every key and fixture flag, writes and generation, no control plane. */
+export async function runAsDeployment(
   server: PresentationEmulator,
   options: Partial<ConformanceOptions> = {},
   keys: typeof LIVE_KEYS = LIVE_KEYS,
 ): Promise<ConformanceReport> {
   return runConformance({
+    ...(await sharedFixtures(server)),
     fetch: server.fetch,
     baseUrl: BASE_URL,
     apiKey: keys.main,
@@ -700,11 +842,13 @@ export function runAgainstDefect(
   wrapFetch: (fetch: PresentationEmulator['fetch']) => ConformanceOptions['fetch'] = (fetch) => fetch,
 ): Promise<ConformanceReport> {
   const emulator = brokenEmulator(defect)
+  const fetch = defect.control === undefined ? emulator.fetch : defect.control(emulator.fetch)
   return runConformance({
-    fetch: wrapFetch(emulator.fetch),
+    fetch: wrapFetch(fetch),
     baseUrl: BASE_URL,
     controlUrl: 'http://127.0.0.1:4010/_emulator',
-    emulatorChecks: false,
+    // A defect of the emulator's own contract is judged by the emulator checks.
+    emulatorChecks: defect.control !== undefined,
     allowWrites: true,
     allowGeneration: true,
     grep: defect.grep,
