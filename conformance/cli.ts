@@ -151,7 +151,8 @@ Targets:
 Exit codes: 0 every scenario that ran passed, 1 a failure or a stale baseline entry,
 2 a configuration error (bad flag, unreachable target, rejected key, nothing able to run).
 
-Model-based walks: presentation-conformance walk --help`,
+Model-based walks: presentation-conformance walk --help
+The spec's checkable items and how each is checked: presentation-conformance coverage`,
     )
 }
 
@@ -230,6 +231,10 @@ export async function main(
   if (argv[2] === 'walk') {
     const { walkMain } = await import('./walk/cli.js')
     return walkMain([...argv.slice(0, 2), ...argv.slice(3)], io)
+  }
+  if (argv[2] === 'coverage') {
+    const { coverageMain } = await import('./coverage.js')
+    return coverageMain([...argv.slice(0, 2), ...argv.slice(3)], io)
   }
   const command = conformanceCommand().exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err })
   try {

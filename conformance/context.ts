@@ -46,6 +46,17 @@ export interface RunState {
   shared: Map<string, Promise<unknown>>
   /** API requests sent to the target (retries included). */
   requests: number
+  /** Told of every check a scenario makes, passed or not. */
+  onCheck?: (check: CheckRecord) => void
+}
+
+/** One check as a run makes it: which scenario, the clause, the message, and whether it held. */
+export interface CheckRecord {
+  scenario: string
+  level: Level
+  clause: string
+  message: string
+  ok: boolean
 }
 
 /** Thrown to stop a scenario that cannot go on (its failure is already recorded). */
@@ -444,6 +455,7 @@ export class ScenarioContext {
 
   check(level: Level, clause: string, message: string, ok: boolean, detail?: CheckDetail): boolean {
     this.checks += 1
+    this.run.onCheck?.({ scenario: this.scenario.id, level, clause, message, ok })
     if (!ok) this.#record(level, clause, message, detail)
     return ok
   }
@@ -558,6 +570,13 @@ export class ScenarioContext {
       return undefined
     }
     this.checks += 1
+    this.run.onCheck?.({
+      scenario: this.scenario.id,
+      level: 'MUST',
+      clause: endpoint(operationId),
+      message: 'a 200 body has the fields the spec requires, of the right types',
+      ok: true,
+    })
     return result.data as z.output<(typeof operations)[Id]['response']>
   }
 

@@ -394,8 +394,9 @@ const sequenceFacts: SpecFact[] = [
     clause: Clauses.projectListItem,
     evaluate: (ex, model) => {
       const project = ownProject(ex, model)
-      if (project === undefined || ex.operationId === undefined || !PROJECT_OPERATIONS.has(ex.operationId)) return undefined
-      return ex.status === 404 ? miss('the project at its slug', 404, name(project)) : undefined
+      if (project === undefined || ex.operationId === undefined || !PROJECT_OPERATIONS.has(ex.operationId) || incidental(ex.status))
+        return undefined
+      return ex.status === 404 ? miss('the project at its slug', 404, name(project)) : true
     },
   }),
   spec({
@@ -665,12 +666,18 @@ const sequenceFacts: SpecFact[] = [
     id: 'isolation.unlisted',
     statement: 'another team’s key never lists the key’s projects (Authentication, rule 3)',
     clause: Clauses.authentication,
-    evaluate: (ex, model, settings) =>
-      ex.key === null
-        ? undefined
-        : knownItems(ex, model)
-            .filter(({ project }) => project.owner !== null && settings.isolated(ex.key!, project.owner))
-            .map(({ project }) => miss('not listed', 'listed', name(project))),
+    evaluate: (ex, model, settings) => {
+      if (ex.operationId !== 'listProjects' || !ok(ex) || ex.key === null) return undefined
+      // Judged on a page of a key isolated from the owner of a project the observer knows.
+      const owners = new Set([...model.projects.values()].map((p) => p.owner).filter((o): o is string => o !== null))
+      if (![...owners].some((owner) => settings.isolated(ex.key!, owner))) return undefined
+      const leaked = knownItems(ex, model).filter(({ project }) => project.owner !== null && settings.isolated(ex.key!, project.owner))
+      return check(
+        leaked.length === 0,
+        'none of the key’s projects',
+        leaked.map(({ project }) => project.slug),
+      )
+    },
   }),
   spec({
     id: 'teams.stable',

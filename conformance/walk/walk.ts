@@ -49,6 +49,8 @@ export interface WalkOptions extends TargetOptions {
   replay?: WalkStep[]
   /** Called as each run starts, with how many have started. */
   onRun?: (started: number) => void
+  /** Called after every step the walk runs (shrinking's replays included), with what held and what did not. */
+  onStep?: (record: StepRecord) => void
 }
 
 /**
@@ -398,6 +400,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       }
       if (note !== undefined) unchecked.set(note, (unchecked.get(note) ?? 0) + 1)
       run.log.push(record)
+      options.onStep?.(record)
       if (index > 0) run.ran.push({ step, at, made })
       return record
     }
