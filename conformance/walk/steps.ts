@@ -80,12 +80,15 @@ const anyRef: fc.Arbitrary<Ref> = fc.oneof(
 )
 
 const PALETTE = fc.constantFrom('#1d4ed8', '#f59e0b', '#10b981', '#abc', '#11223344')
-const patch = fc.oneof(
+/** Patches of top-level scalar keys, and of an object key (tokens): merges go wrong between the two. */
+const scalarPatch = fc.oneof(
   fc.record({ layout: fc.constantFrom('REGULAR', 'CARD', 'SLIDES', 'SLIDESHOW', 'STACKED') }),
   fc.record({ width: fc.constantFrom('FULL', 'MEDIUM', 'COMPACT') }),
   fc.record({ cardsSlidesPerView: fc.constantFrom(0.5, 1, 1.5, 2) }),
   fc.record({ showBrandLogo: fc.boolean() }),
   fc.record({ layout: fc.constantFrom('CARD', 'SLIDES'), cardsCorners: fc.constantFrom('ROUND', 'SQUARE') }),
+)
+const objectPatch = fc.oneof(
   fc.record({
     tokens: fc.record({
       palette: fc.array(fc.record({ name: fc.constantFrom('--brand', '--accent', '--ink'), value: PALETTE }), {
@@ -96,6 +99,7 @@ const patch = fc.oneof(
   }),
   fc.record({ tokens: fc.record({ fonts: fc.constant([{ name: '--font-heading', family: 'Inter' }]) }) }),
 )
+const patch = fc.oneof({ weight: 5, arbitrary: scalarPatch }, { weight: 2, arbitrary: objectPatch })
 const invalidPatch = fc.constantFrom<Record<string, unknown>>(
   { cardsSlidesPerView: 2.5 },
   { cardsSlidesPerView: 0.25 },
@@ -213,14 +217,20 @@ export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitra
         .tuple(write(k1, at), write(k2, 'prev'))
         .chain(([w1, w2]) => readAfter(readFirst ? k1 : k2, 'prev', allow, readFirst ? w1 : w2).map((r) => [w1, w2, r])),
     )
+  // The same kind of write twice: a second rename, a republish, a second update of the same slide, and a merge
+  // of a scalar key followed by one of an object key.
   const sameTwice = fc
     .tuple(kind, anyRef)
     .chain(([k, at]) =>
-      write(k, at).chain((w1) =>
-        (k === 'updateSlide' ? readAfter(k, 'prev', allow, w1) : write(k, 'prev')).chain((w2) =>
-          readAfter(k, 'prev', allow, w1).map((r) => [w1, w2, r]),
-        ),
-      ),
+      k === 'config'
+        ? fc
+            .tuple(scalarPatch, objectPatch, readAfter(k, 'prev', allow))
+            .map(([a, b, r]): WalkStep[] => [{ op: 'config', p: at, patch: a }, { op: 'config', p: 'prev', patch: b }, r])
+        : write(k, at).chain((w1) =>
+            (k === 'updateSlide' ? readAfter(k, 'prev', allow, w1) : write(k, 'prev')).chain((w2) =>
+              readAfter(k, 'prev', allow, w1).map((r) => [w1, w2, r]),
+            ),
+          ),
     )
   const related = fc
     .tuple(fc.option(kind, { nil: undefined, freq: 2 }), kind, fc.constantFrom<Ref>('last', 'twin'), anyRef, fc.boolean())
@@ -236,12 +246,14 @@ export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitra
         ]),
       ),
     )
+  // Around a write, the same read twice: what a cache would keep. The list's variant writes what the list shows.
+  const listed = fc.constantFrom<WriteKind>('rename', 'publish', 'unpublish')
   const cached = fc
-    .tuple(kind, anyRef, fc.boolean())
-    .chain(([k, at, viaList]) =>
-      write(k, viaList ? at : 'prev').chain((w) =>
-        viaList ? list.map((l): WalkStep[] => [l, w, l]) : fc.constant<WalkStep[]>([{ op: 'look', p: at }, w, { op: 'look', p: 'prev' }]),
-      ),
+    .tuple(fc.boolean(), anyRef)
+    .chain(([viaList, at]) =>
+      viaList
+        ? fc.tuple(listed, list).chain(([k, l]) => write(k, at).map((w): WalkStep[] => [l, w, l]))
+        : kind.chain((k) => write(k, 'prev').map((w): WalkStep[] => [{ op: 'look', p: at }, w, { op: 'look', p: 'prev' }])),
     )
   const republish = fc
     .tuple(anyRef, fc.boolean())
@@ -269,7 +281,7 @@ export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitra
     { weight: 4, arbitrary: twoWrites },
     { weight: 2, arbitrary: sameTwice },
     { weight: 4, arbitrary: related },
-    { weight: 1, arbitrary: cached },
+    { weight: 2, arbitrary: cached },
     { weight: 1, arbitrary: republish },
     { weight: 2, arbitrary: sameSlide },
   ]

@@ -605,9 +605,9 @@ export function pinned(ran: readonly RanStep[]): WalkStep[] | undefined {
 /**
  * Shrinks a diverging sequence: removes steps while it still diverges (any
  * divergence), chunks first, halving down to single steps (ddmin); then
- * points each step at an earlier project where that still diverges (a copy's
- * source instead of the copy), which may let more steps go; until neither
- * helps. Every kept step stays on the project it acted on in the failing run
+ * points every step on one project at an earlier one, or a single step,
+ * where that still diverges (a copy's source instead of the copy), which may
+ * let more steps go; until none of these helps. Every kept step stays on the project it acted on in the failing run
  * (`pinned`), so removing a step never changes what another one does.
  * `diverges` replays a candidate once and answers the steps as they ran up to
  * the divergence, or undefined. Bounded by `budget` replays.
@@ -642,15 +642,33 @@ export async function shrink(
       } else if (size <= 1) break
       else chunks = Math.min(current.length, chunks * 2)
     }
-    // Re-pointing: the same step on an earlier project.
+    if (progress) continue
+    // Re-pointing: every step on one project moved to an earlier one (the step that made it may then go), then
+    // one step at a time.
     const steps = pinned(current)
     if (steps === undefined) break
-    repoint: for (const [i, step] of steps.entries()) {
-      if (!('p' in step) || typeof step.p !== 'number') continue
-      for (let earlier = 0; earlier < step.p; earlier++) {
-        if (await attempt(steps.map((s, j) => (j === i ? ({ ...s, p: earlier } as WalkStep) : s)))) {
+    const on = (step: WalkStep) => ('p' in step && typeof step.p === 'number' ? step.p : undefined)
+    const moved = (change: (step: WalkStep, j: number) => number | undefined) =>
+      steps.map((step, j) => {
+        const to = change(step, j)
+        return to === undefined ? step : ({ ...step, p: to } as WalkStep)
+      })
+    const projects = [...new Set(steps.map(on).filter((p): p is number => p !== undefined && p > 0))]
+    repoint: for (const project of projects) {
+      for (let earlier = 0; earlier < project; earlier++) {
+        if (await attempt(moved((step) => (on(step) === project ? earlier : undefined)))) {
           progress = true
           break repoint
+        }
+      }
+    }
+    if (progress) continue
+    single: for (const [i, step] of steps.entries()) {
+      const at = on(step)
+      for (let earlier = 0; at !== undefined && earlier < at; earlier++) {
+        if (await attempt(moved((_, j) => (j === i ? earlier : undefined)))) {
+          progress = true
+          break single
         }
       }
     }
