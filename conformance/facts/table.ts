@@ -23,6 +23,7 @@ import {
   asJson,
   expectedConfig,
   type Model,
+  PROJECT_SLUG_OPERATIONS,
   type ProjectModel,
   projectOf,
   publishedFilter,
@@ -92,17 +93,7 @@ const judged = (ex: Observed, settings: Settings): ex is Observed & { operationI
   ex.operationId !== undefined && (settings.extensions || !isExtension(ex.operationId))
 
 /** The operations that name a project by its slug and answer 404 only when it is not there for the key. */
-const PROJECT_OPERATIONS = new Set<OperationId>([
-  'getProject',
-  'getProjectConfig',
-  'getProjectUrl',
-  'renameProject',
-  'updateProjectConfig',
-  'duplicateProject',
-  'publishProject',
-  'unpublishProject',
-  'listSlides',
-])
+const PROJECT_OPERATIONS = new Set<OperationId>([...PROJECT_SLUG_OPERATIONS, 'listSlides'])
 
 function spec(row: Omit<SpecFact, 'basis' | 'level'> & { level?: Level }): SpecFact {
   return { basis: 'spec', level: 'MUST', ...row }

@@ -63,6 +63,15 @@ export interface Mirror {
   published?: boolean
 }
 
+/** The steps that are one request on their project. */
+const ONE_REQUEST = {
+  publish: 'publishProject',
+  unpublish: 'unpublishProject',
+  detail: 'getProject',
+  readConfig: 'getProjectConfig',
+  url: 'getProjectUrl',
+} as const
+
 const okClass = (status: number) => (status >= 200 && status < 300 ? 'success' : status >= 400 && status < 500 ? 'refused' : 'error')
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field; the observer judges their shape
@@ -188,16 +197,11 @@ export class Side {
         return out
       }
       case 'publish':
-        await main({ operationId: 'publishProject', params: { slug: h!.slug } })
-        return out
       case 'unpublish':
-        await main({ operationId: 'unpublishProject', params: { slug: h!.slug } })
-        return out
       case 'detail':
-        await main({ operationId: 'getProject', params: { slug: h!.slug } })
-        return out
       case 'readConfig':
-        await main({ operationId: 'getProjectConfig', params: { slug: h!.slug } })
+      case 'url':
+        await main({ operationId: ONE_REQUEST[step.op], params: { slug: h!.slug } })
         return out
       case 'look': {
         const detail = await call({ operationId: 'getProject', params: { slug: h!.slug } })
@@ -206,9 +210,6 @@ export class Side {
         out.status = [detail.status, config.status, url.status]
         return out
       }
-      case 'url':
-        await main({ operationId: 'getProjectUrl', params: { slug: h!.slug } })
-        return out
       case 'slides': {
         const e = await this.#slides(out, h!)
         out.status = e.status

@@ -24,6 +24,22 @@ function recorded(method: string, path: string, status: number, response: unknow
   }
 }
 
+/** An observer and a function that shows it one recorded exchange, answering its verdicts. */
+function watching(settings: ConstructorParameters<typeof Observer>[0] = {}) {
+  const observer = new Observer(settings)
+  return (exchange: Recorded) => observer.observe(observe(exchange, BASE))
+}
+
+/** A project `slug` created with the name `name`, as recorded. */
+const creation = (slug: string, name: string) =>
+  recorded(
+    'POST',
+    '/projects',
+    200,
+    { projectId: `id-${slug}`, projectSlug: slug, projectVersionId: 'v1', editorUrl: `https://app.example.com/e/${slug}` },
+    { name },
+  )
+
 const broken = (verdicts: Verdict[]) => verdicts.filter((v) => !v.holds).map((v) => `${v.fact.id}: ${v.miss?.subject ?? ''}`)
 
 const project = (slug: string, name: string, published = false) => ({
@@ -62,8 +78,7 @@ describe('the table of facts', () => {
 
 describe('a passive observer', () => {
   it('learns a new project’s configuration from the server’s first answer, and holds the merge to it', () => {
-    const observer = new Observer({ prefix: 'acme_' })
-    const see = (exchange: Recorded) => observer.observe(observe(exchange, BASE))
+    const see = watching({ prefix: 'acme_' })
     see(
       recorded(
         'POST',
@@ -86,17 +101,8 @@ describe('a passive observer', () => {
   })
 
   it('judges relations across exchanges: a rename then a read, a duplicate then a write to it then a read of its source', () => {
-    const observer = new Observer()
-    const see = (exchange: Recorded) => observer.observe(observe(exchange, BASE))
-    see(
-      recorded(
-        'POST',
-        '/projects',
-        200,
-        { projectId: 'id-a', projectSlug: 'a', projectVersionId: 'v1', editorUrl: 'https://app.example.com/e/a' },
-        { name: 'A' },
-      ),
-    )
+    const see = watching()
+    see(creation('a', 'A'))
     see(recorded('PATCH', '/projects/a', 200, { success: true, name: 'B' }, { name: 'B' }))
     expect(broken(see(recorded('GET', '/projects/a', 200, project('a', 'A'))))).toEqual(['project.name: project a'])
     expect(broken(see(recorded('GET', '/projects/a/config', 200, { config: {} })))).toEqual([])
@@ -126,18 +132,9 @@ describe('a passive observer', () => {
   })
 
   it('judges nothing of projects it did not see made, and forgets one an unknown operation changed', () => {
-    const observer = new Observer()
-    const see = (exchange: Recorded) => observer.observe(observe(exchange, BASE))
+    const see = watching()
     expect(broken(see(recorded('GET', '/projects/elsewhere', 404, { error: 'Project not found' })))).toEqual([])
-    see(
-      recorded(
-        'POST',
-        '/projects',
-        200,
-        { projectId: 'id-a', projectSlug: 'a', projectVersionId: 'v1', editorUrl: 'https://app.example.com/e/a' },
-        { name: 'A' },
-      ),
-    )
+    see(creation('a', 'A'))
     expect(broken(see(recorded('GET', '/projects/a', 404, { error: 'Project not found' })))).toEqual(['project.reachable: project a'])
     // An operation the spec does not show (say, its own create-slides path) may change anything about the project.
     see(recorded('POST', '/projects/a/slides/bulk', 200, { ok: true }))

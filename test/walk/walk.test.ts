@@ -168,7 +168,7 @@ describe('a walk over a faithful server finds nothing', () => {
       { wrapOperation: ((id: string, handler: unknown) => (id === 'listSlides' ? async () => ({ slides: [] }) : handler)) as never },
     )
     const account = await emulator.control.createAccount({ name: 'few credits', credits: 1 })
-    const result = await runWalk({
+    const target = {
       fetch: emulator.fetch,
       baseUrl: BASE,
       apiKey: account.apiKey,
@@ -176,13 +176,23 @@ describe('a walk over a faithful server finds nothing', () => {
       allowGeneration: true,
       maxGenerations: 3,
       clock: manualClockOf(emulator),
-      runs: 40,
-      seed: 8,
-    })
-    expect(divergences(result)).toEqual([])
-    const notes = Object.keys(result.unchecked).join('\n')
-    expect(notes).toMatch(/no credits left/)
-    expect(notes).toMatch(/no slides/)
+    }
+    // A generated project without slides, a second generation refused, nothing to copy: none diverges, each is said.
+    const replay: WalkStep[] = [
+      { op: 'generate', prompt: 'A short deck about tides' },
+      { op: 'updateSlide', p: 'last', slide: 0, file: 'slide.content.json', text: '{"title":"One","blocks":[]}' },
+      { op: 'generate', prompt: 'Three slides on compost' },
+      { op: 'copySlides' },
+    ]
+    const replayed = await runWalk({ ...target, replay })
+    expect(divergences(replayed)).toEqual([])
+    expect(Object.keys(replayed.unchecked).sort()).toEqual([
+      'the generated project has no slides on the target: the oracle did not run this step',
+      'the target has no credits left for a generation (402): the oracle did not run this step',
+      'the target has no project with slides to copy: the oracle did not run this step',
+    ])
+    const walked = await runWalk({ ...target, runs: 40, seed: 8 })
+    expect(divergences(walked)).toEqual([])
   })
 })
 
