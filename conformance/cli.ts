@@ -100,6 +100,15 @@ export function addTargetOptions(command: Command): Command {
     .addOption(new Option('--revoked-key <key>', 'a revoked key').env('CONFORMANCE_REVOKED_KEY'))
     .addOption(new Option('--no-credits-key <key>', 'a key whose team has no credits (env CONFORMANCE_NO_CREDITS_KEY)'))
     .addOption(
+      new Option(
+        '--collaborator-project <slug>',
+        'a project shared with the main key’s user as a collaborator (owned by a team the user is not in)',
+      ).env('CONFORMANCE_COLLABORATOR_PROJECT'),
+    )
+    .addOption(
+      new Option('--team-project <slug>', 'a project owned by another team the main key’s user belongs to').env('CONFORMANCE_TEAM_PROJECT'),
+    )
+    .addOption(
       new Option('--control-url <url>', 'the emulator control plane of the target (http://host:4010/_emulator)')
         .env('CONFORMANCE_CONTROL_URL')
         .argParser(url),
@@ -142,7 +151,8 @@ Targets:
 Exit codes: 0 every scenario that ran passed, 1 a failure or a stale baseline entry,
 2 a configuration error (bad flag, unreachable target, rejected key, nothing able to run).
 
-Model-based walks: presentation-conformance walk --help`,
+Model-based walks: presentation-conformance walk --help
+The spec's checkable items and how each is checked: presentation-conformance coverage`,
     )
 }
 
@@ -155,6 +165,8 @@ export interface TargetFlags {
   revokedKey?: string
   /** `--no-credits-key K`: commander reads the `no-` as a negation, so the key is here (true when absent). */
   creditsKey?: string | boolean
+  collaboratorProject?: string
+  teamProject?: string
   controlUrl?: string
   adminToken?: string
   allowWrites?: boolean
@@ -186,6 +198,8 @@ export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
     ...(flags.otherTeamKey === undefined ? {} : { otherTeamKey: flags.otherTeamKey }),
     ...(flags.revokedKey === undefined ? {} : { revokedKey: flags.revokedKey }),
     ...(noCreditsKey === undefined ? {} : { noCreditsKey }),
+    ...(flags.collaboratorProject === undefined ? {} : { collaboratorProject: flags.collaboratorProject }),
+    ...(flags.teamProject === undefined ? {} : { teamProject: flags.teamProject }),
     ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
     ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
     allowWrites: flags.allowWrites === true,
@@ -217,6 +231,10 @@ export async function main(
   if (argv[2] === 'walk') {
     const { walkMain } = await import('./walk/cli.js')
     return walkMain([...argv.slice(0, 2), ...argv.slice(3)], io)
+  }
+  if (argv[2] === 'coverage') {
+    const { coverageMain } = await import('./coverage.js')
+    return coverageMain([...argv.slice(0, 2), ...argv.slice(3)], io)
   }
   const command = conformanceCommand().exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err })
   try {

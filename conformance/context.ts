@@ -8,10 +8,14 @@ import { retryAfterSeconds, type ControlClient, type OperationId, type Operation
 import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
 import { curlCommand, keyCredential, literalCredential, NO_KEY, redactedHeaders, type Credential, type KeyRole } from './curl.js'
+import { shown, same } from './facts/compare.js'
+import { prefixOf } from './facts/model.js'
+import { observedFrom } from './facts/observed.js'
+import { Observer, type Verdict } from './facts/observer.js'
 import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
-import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario } from './types.js'
+import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario, StepResult } from './types.js'
 
 /** A key the kit acts with, and what it knows of its owner. */
 export interface Actor {
@@ -40,6 +44,19 @@ export interface RunState {
   jobTimeoutMs: number
   /** Values scenarios share within a run (found once, used by many), by name. */
   shared: Map<string, Promise<unknown>>
+  /** API requests sent to the target (retries included). */
+  requests: number
+  /** Told of every check a scenario makes, passed or not. */
+  onCheck?: (check: CheckRecord) => void
+}
+
+/** One check as a run makes it: which scenario, the clause, the message, and whether it held. */
+export interface CheckRecord {
+  scenario: string
+  level: Level
+  clause: string
+  message: string
+  ok: boolean
 }
 
 /** Thrown to stop a scenario that cannot go on (its failure is already recorded). */
@@ -72,15 +89,7 @@ function summarize(exchange: Exchange): ExchangeSummary {
   return { request, response: { status: exchange.status, headers, body } }
 }
 
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  try {
-    const text = JSON.stringify(value)
-    return text === undefined ? String(value) : text.length > 300 ? `${text.slice(0, 300)}…` : text
-  } catch {
-    return String(value)
-  }
-}
+const show = (value: unknown) => shown(value)
 
 export interface CheckDetail {
   expected?: unknown
@@ -92,6 +101,10 @@ export class ScenarioContext {
   readonly failures: Finding[] = []
   readonly warnings: Finding[] = []
   readonly notes: string[] = []
+  /** The steps of a scenario written in steps, in order. */
+  readonly steps: StepResult[] = []
+  /** Steps that did not complete (they threw), or were skipped: what depends on them is skipped. */
+  readonly #incomplete = new Map<string, string>()
   /** `operationId status` pairs this scenario's own requests were answered with (the kit's housekeeping left out). */
   readonly exercised = new Set<string>()
   checks = 0
@@ -99,12 +112,56 @@ export class ScenarioContext {
   readonly #unnamed = new Map<string, { actor: Actor; purpose: string }>()
   /** True while `nameCreated` renames: those exchanges are the kit's housekeeping, not the scenario's. */
   #tidying = false
+  /**
+   * Judges every exchange of a spec scenario by the table of facts (the same
+   * observer the walks and a proxy use); undefined for emulator checks, whose
+   * control-plane moves (resets, faults) no observer of the API could follow.
+   */
+  readonly #observer: Observer | undefined
+  /** The exchanges the observer judged (their generic checks are not repeated by `expect…`). */
+  readonly #observed = new WeakSet<Exchange>()
+  #keys: { main?: string; other?: string } = {}
 
   constructor(
     readonly run: RunState,
     readonly scenario: Scenario,
     readonly rng: Rng,
-  ) {}
+    options: { observe?: boolean } = {},
+  ) {
+    if ((options.observe ?? true) && scenario.kind === 'spec') {
+      const target = run.target
+      // A list walk is judged whole (no repeats, every project listed) only where nothing else
+      // writes meanwhile: a fresh account of its own, or the phases that run alone.
+      const quiet = target.control !== undefined || scenario.phase === 'quiet' || scenario.phase === 'last'
+      this.#observer = new Observer({
+        prefix: target.keys.main === undefined ? undefined : prefixOf(target.keys.main),
+        isolated: (a, b) => {
+          const { main, other } = this.#keys
+          return main !== undefined && other !== undefined && ((a === main && b === other) || (a === other && b === main))
+        },
+        revoked: new Set(target.keys.revoked === undefined ? [] : [target.keys.revoked]),
+        extensions: target.emulatorChecks,
+        judgeLists: quiet,
+      })
+    }
+  }
+
+  /** The observer's verdicts become this scenario's checks: a fact that did not hold is a finding with the exchange. */
+  #judge(exchange: Exchange): void {
+    if (this.#observer === undefined) return
+    this.#observed.add(exchange)
+    for (const verdict of this.#observer.observe(observedFrom(exchange, this.target.baseUrl))) this.#verdict(verdict, exchange)
+  }
+
+  #verdict(verdict: Verdict, exchange: Exchange): void {
+    const about = verdict.miss?.subject === undefined ? '' : ` (${verdict.miss.subject})`
+    const detail: CheckDetail = { exchange }
+    if (verdict.miss !== undefined) {
+      detail.expected = verdict.miss.expected
+      detail.actual = verdict.miss.actual
+    }
+    this.check(verdict.fact.level, verdict.clause, `${verdict.fact.statement}${about}`, verdict.holds, detail)
+  }
 
   get target(): Target {
     return this.run.target
@@ -112,8 +169,23 @@ export class ScenarioContext {
 
   /** The emulator's control plane (scenarios that need `controlPlane` only). */
   get control(): ControlClient {
-    if (this.target.control === undefined) throw new Error(`${this.scenario.id} uses the control plane without declaring the need`)
-    return this.target.control
+    const control = this.target.control
+    if (control === undefined) throw new Error(`${this.scenario.id} uses the control plane without declaring the need`)
+    const observer = this.#observer
+    if (observer === undefined) return control
+    // What the control plane changes (templates, teams, the whole world) the observer forgets.
+    return new Proxy(control, {
+      get(client, name, receiver) {
+        const value = Reflect.get(client, name, receiver)
+        if (typeof value !== 'function') return value
+        return (...args: unknown[]) => {
+          if (name === 'reset' || name === 'putState') observer.forget('all')
+          else if (!['health', 'clock', 'advanceClock', 'getState', 'listRequests', 'listFaults', 'createAccount'].includes(String(name)))
+            observer.forget('lists')
+          return (value as (...a: unknown[]) => unknown).apply(client, args)
+        }
+      },
+    })
   }
 
   has(need: Need): boolean {
@@ -190,20 +262,27 @@ export class ScenarioContext {
 
   /** The main key: a fresh account per scenario with a control plane, else `--api-key`. */
   main(): Promise<Actor> {
-    return this.#actor('main', async () =>
-      this.target.control !== undefined
-        ? { ...(await this.freshAccount('main')), role: 'main' }
-        : { key: this.target.keys.main!, label: 'main key', role: 'main' },
-    )
+    return this.#actor('main', async () => {
+      const actor: Actor =
+        this.target.control !== undefined
+          ? { ...(await this.freshAccount('main')), role: 'main' }
+          : { key: this.target.keys.main!, label: 'main key', role: 'main' }
+      this.#keys.main = actor.key
+      if (this.#observer !== undefined) this.#observer.settings.prefix ??= prefixOf(actor.key)
+      return actor
+    })
   }
 
   /** A key of another user, with no access to the main key's projects. */
   other(): Promise<Actor> {
-    return this.#actor('other', async () =>
-      this.target.keys.other !== undefined
-        ? { key: this.target.keys.other, label: 'other-team key', role: 'otherTeam' }
-        : { ...(await this.freshAccount('other team')), role: 'otherTeam' },
-    )
+    return this.#actor('other', async () => {
+      const actor: Actor =
+        this.target.keys.other !== undefined
+          ? { key: this.target.keys.other, label: 'other-team key', role: 'otherTeam' }
+          : { ...(await this.freshAccount('other team')), role: 'otherTeam' }
+      this.#keys.other = actor.key
+      return actor
+    })
   }
 
   /** A revoked key. */
@@ -213,6 +292,7 @@ export class ScenarioContext {
       const owner = await this.freshAccount('revoked')
       const key = await this.control.createKey({ userId: owner.userId!, name: 'to revoke' })
       await this.control.revokeKey(key.keyId)
+      ;(this.#observer?.settings.revoked as Set<string> | undefined)?.add(key.apiKey)
       return { key: key.apiKey, label: 'revoked key', role: 'revoked', userId: owner.userId!, keyId: key.keyId }
     })
   }
@@ -243,6 +323,7 @@ export class ScenarioContext {
     for (let attempt = 0; ; attempt++) {
       // A scenario that expects a 429 is not paced: it is there to meet the limit.
       if (key !== null && !options.expectRateLimit) await this.run.pacer.acquire(key)
+      this.run.requests += 1
       const { request: sent, response, durationMs } = await this.target.client.raw({ ...request, apiKey: key })
       const text = await response.text()
       const headers: Record<string, string> = {}
@@ -281,6 +362,7 @@ export class ScenarioContext {
         this.run.exercised.add(`${request.operationId} ${response.status}`)
         if (!this.#tidying) this.exercised.add(`${request.operationId} ${response.status}`)
       }
+      this.#judge(exchange)
       return exchange
     }
   }
@@ -373,6 +455,7 @@ export class ScenarioContext {
 
   check(level: Level, clause: string, message: string, ok: boolean, detail?: CheckDetail): boolean {
     this.checks += 1
+    this.run.onCheck?.({ scenario: this.scenario.id, level, clause, message, ok })
     if (!ok) this.#record(level, clause, message, detail)
     return ok
   }
@@ -385,14 +468,49 @@ export class ScenarioContext {
     return this.check('SHOULD', clause, message, ok, detail)
   }
 
-  /** Checks `actual` deep-equals `expected` (as JSON). */
+  /** Checks `actual` deep-equals `expected` (as JSON, whatever the order of objects' keys). */
   equal(level: Level, clause: string, message: string, actual: unknown, expected: unknown, exchange?: Exchange): boolean {
-    const ok = JSON.stringify(actual) === JSON.stringify(expected)
+    const ok = same(actual, expected)
     return this.check(level, clause, message, ok, { expected, actual, ...(exchange === undefined ? {} : { exchange }) })
   }
 
   abort(message: string): never {
     throw new AbortScenario(message)
+  }
+
+  /**
+   * Runs one step of the scenario and records it. A failed check fails the
+   * step; a step that cannot go on (an abort, an error) fails without stopping
+   * the scenario. A step `after` steps that did not complete is skipped,
+   * naming what it depended on. Answers the step's value, or undefined when
+   * it did not complete.
+   */
+  async step<T>(name: string, run: () => Promise<T>, options: { after?: readonly string[] } = {}): Promise<T | undefined> {
+    if (this.steps.some((s) => s.name === name)) throw new Error(`${this.scenario.id}: two steps named "${name}"`)
+    const blocked = (options.after ?? []).find(
+      (dependency) => this.#incomplete.has(dependency) || !this.steps.some((s) => s.name === dependency),
+    )
+    if (blocked !== undefined) {
+      const why = this.#incomplete.get(blocked) ?? 'did not run'
+      const reason = `depends on "${blocked}", which ${why}`
+      this.steps.push({ name, outcome: 'skip', reason, checks: 0 })
+      this.#incomplete.set(name, 'was skipped')
+      return undefined
+    }
+    const failures = this.failures.length
+    const checks = this.checks
+    try {
+      const value = await run()
+      this.steps.push({ name, outcome: this.failures.length > failures ? 'fail' : 'pass', checks: this.checks - checks })
+      return value
+    } catch (error) {
+      if (error instanceof SkipScenario) throw error
+      const message = error instanceof AbortScenario ? error.message : `could not run: ${(error as Error)?.message ?? String(error)}`
+      if (this.failures.length === failures) this.must('Conformance kit', `${name}: ${message}`, false)
+      this.steps.push({ name, outcome: 'fail', reason: `did not complete: ${message}`, checks: this.checks - checks })
+      this.#incomplete.set(name, 'did not complete')
+      return undefined
+    }
   }
 
   skip(reason: string): never {
@@ -410,9 +528,10 @@ export class ScenarioContext {
     })
   }
 
-  /** The body is JSON with `Content-Type: application/json`. */
+  /** The body is JSON with `Content-Type: application/json` (checked once: the observer's json.body fact, when it judged the exchange). */
   expectJson(exchange: Exchange): boolean {
     const type = exchange.headers['content-type'] ?? ''
+    if (this.#observed.has(exchange)) return /^application\/json\b/i.test(type) && exchange.json !== undefined
     const typed = this.check('MUST', Clauses.json, 'the response has Content-Type: application/json', /^application\/json\b/i.test(type), {
       expected: 'application/json',
       actual: type || '(none)',
@@ -437,6 +556,9 @@ export class ScenarioContext {
     if (!this.expectJson(exchange)) return undefined
     const spec: OperationSpec = operations[operationId]
     const result = spec.response.safeParse(exchange.json)
+    // The observer judged it already (response.shape) when it saw the exchange.
+    if (this.#observed.has(exchange) && operationId === exchange.operationId)
+      return result.success ? (result.data as z.output<(typeof operations)[Id]['response']>) : undefined
     if (!result.success) {
       const problems = result.error.issues
         .slice(0, 5)
@@ -448,6 +570,13 @@ export class ScenarioContext {
       return undefined
     }
     this.checks += 1
+    this.run.onCheck?.({
+      scenario: this.scenario.id,
+      level: 'MUST',
+      clause: endpoint(operationId),
+      message: 'a 200 body has the fields the spec requires, of the right types',
+      ok: true,
+    })
     return result.data as z.output<(typeof operations)[Id]['response']>
   }
 
@@ -467,6 +596,11 @@ export class ScenarioContext {
     const statusOk = this.expectStatus(exchange, status, clause, level)
     if (exchange.status < 400) return false
     const body = exchange.json as Record<string, unknown> | undefined
+    if (this.#observed.has(exchange)) {
+      // The observer judged the body and the code already (error.body, error.code).
+      const code = exchange.headers['x-service-error-code']
+      return statusOk && typeof body?.error === 'string' && typeof code === 'string' && code.trim() !== ''
+    }
     const bodyOk = this.check(
       level,
       Clauses.errorBody,
@@ -498,13 +632,19 @@ export class ScenarioContext {
    * longer `processing`, checking every answer. A `Retry-After` on a job
    * status answer (seconds or an HTTP date, on the target's clock) sets the
    * next wait instead, bounded by what is left of the run's job timeout.
-   * Gives up after the job timeout with a MUST failure.
+   * Gives up after the job timeout with a MUST failure. `onPoll` sees each
+   * poll's exchange.
    */
-  async waitForJob(actor: Actor, jobId: string): Promise<z.output<(typeof operations)['getJobStatus']['response']> | undefined> {
+  async waitForJob(
+    actor: Actor,
+    jobId: string,
+    onPoll?: (exchange: Exchange) => void,
+  ): Promise<z.output<(typeof operations)['getJobStatus']['response']> | undefined> {
     let interval = 1_000
     let waited = 0
     for (;;) {
       const exchange = await this.call(actor, 'getJobStatus', { params: { jobId } })
+      onPoll?.(exchange)
       const job = this.expectOk<'getJobStatus'>(exchange)
       if (job.status !== 'processing') return job
       const left = this.run.jobTimeoutMs - waited
@@ -539,6 +679,10 @@ export function needMet(target: Target, need: Need): boolean {
       return target.keys.revoked !== undefined || target.control !== undefined
     case 'noCreditsKey':
       return target.keys.noCredits !== undefined || target.control !== undefined
+    case 'collaboratorProject':
+      return target.fixtures.collaboratorProject !== undefined || target.control !== undefined
+    case 'teamProject':
+      return target.fixtures.teamProject !== undefined || target.control !== undefined
     case 'controlPlane':
       return target.control !== undefined
     case 'emulator':
@@ -561,6 +705,10 @@ export function unmetReason(need: Need): string {
       return 'needs a revoked key: pass --revoked-key'
     case 'noCreditsKey':
       return 'needs a key whose team has no credits: pass --no-credits-key'
+    case 'collaboratorProject':
+      return 'needs a project shared with the main key’s user as a collaborator: pass --collaborator-project SLUG'
+    case 'teamProject':
+      return 'needs a project of another team the main key’s user belongs to: pass --team-project SLUG'
     case 'controlPlane':
       return 'needs the emulator control plane: pass --control-url'
     case 'emulator':

@@ -9,7 +9,7 @@
  */
 import { COMMON_ERROR_STATUSES, OPERATION_IDS, routes, VERSION } from '../src/client/index.js'
 import type { Baseline } from './baseline.js'
-import { AbortScenario, needMet, ScenarioContext, SkipScenario, unmetReason, type RunState } from './context.js'
+import { AbortScenario, type CheckRecord, needMet, ScenarioContext, SkipScenario, unmetReason, type RunState } from './context.js'
 import { Pacer } from './pacer.js'
 import { randomSeed, Rng } from './random.js'
 import { SCENARIOS } from './scenarios/index.js'
@@ -35,6 +35,8 @@ export interface ConformanceOptions extends TargetOptions {
   onStart?: (info: { runId: string; seed: number; target: Report['target']; scenarios: number }) => void
   /** Called as each scenario ends. */
   onScenario?: (result: ScenarioResult) => void
+  /** Called for every check a scenario makes, passed or not (the clause list's test holds each item to one). */
+  onCheck?: (check: CheckRecord) => void
 }
 
 export { ConfigurationError }
@@ -160,6 +162,7 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
     failures: ctx.failures,
     warnings: ctx.warnings,
     notes: ctx.notes,
+    ...(ctx.steps.length === 0 ? {} : { steps: ctx.steps }),
   }
 }
 
@@ -223,6 +226,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       exercised: new Set(),
       jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
       shared: new Map(),
+      requests: 0,
+      ...(options.onCheck === undefined ? {} : { onCheck: options.onCheck }),
     }
     const targetInfo: Report['target'] = {
       kind: target.kind,

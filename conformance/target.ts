@@ -15,6 +15,8 @@ export interface Target {
   /** The client every API request goes through (raw mode). */
   client: PresentationClient
   keys: { main?: string; other?: string; revoked?: string; noCredits?: string }
+  /** Projects a deployment's person set up for the rules only a control plane could otherwise arrange. */
+  fixtures: { collaboratorProject?: string; teamProject?: string }
   /** The emulator's control plane, when the target has it. */
   control: ControlClient | undefined
   /** Run the emulator checks: the target is our emulator (and they were not turned off). */
@@ -42,6 +44,10 @@ export interface TargetOptions {
   otherTeamKey?: string
   revokedKey?: string
   noCreditsKey?: string
+  /** The slug of a project shared with the main key's user as a collaborator (owned by a team the user is not in). */
+  collaboratorProject?: string
+  /** The slug of a project owned by another team the main key's user belongs to (not the key's own team). */
+  teamProject?: string
   /** The emulator's control plane of a deployment (`http://host:4010/_emulator`). */
   controlUrl?: string
   adminToken?: string
@@ -110,6 +116,7 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
       baseUrl,
       client: createClient({ baseUrl, fetch: doFetch }),
       keys: {},
+      fixtures: {},
       control,
       emulatorChecks,
       seededWorld: true,
@@ -159,6 +166,10 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
       ...(options.otherTeamKey === undefined ? {} : { other: options.otherTeamKey }),
       ...(options.revokedKey === undefined ? {} : { revoked: options.revokedKey }),
       ...(options.noCreditsKey === undefined ? {} : { noCredits: options.noCreditsKey }),
+    },
+    fixtures: {
+      ...(options.collaboratorProject === undefined ? {} : { collaboratorProject: options.collaboratorProject }),
+      ...(options.teamProject === undefined ? {} : { teamProject: options.teamProject }),
     },
     control,
     emulatorChecks: emulatorChecks && control !== undefined,

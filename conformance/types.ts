@@ -13,11 +13,23 @@ import type { OperationId, RawRequest, SentRequest } from '../src/client/index.j
  * - `otherTeamKey`: a key of another user with no access to the main key's projects.
  * - `revokedKey`: a revoked key.
  * - `noCreditsKey`: a key whose team has no credits.
+ * - `collaboratorProject`: a project shared with the main key's user as a collaborator (`--collaborator-project`, or a control plane that shares one).
+ * - `teamProject`: a project owned by another team the main key's user belongs to (`--team-project`, or a control plane that makes one).
  * - `controlPlane`: the emulator's control plane (`--control-url`, or a target the kit started).
  * - `emulator`: the target is our emulator (its contract's choices are checked).
  * - `seededWorld`: the emulator's seeded fixtures, untouched (only when the kit started it).
  */
-export type Need = 'writes' | 'generation' | 'otherTeamKey' | 'revokedKey' | 'noCreditsKey' | 'controlPlane' | 'emulator' | 'seededWorld'
+export type Need =
+  | 'writes'
+  | 'generation'
+  | 'otherTeamKey'
+  | 'revokedKey'
+  | 'noCreditsKey'
+  | 'collaboratorProject'
+  | 'teamProject'
+  | 'controlPlane'
+  | 'emulator'
+  | 'seededWorld'
 
 /** MUST: a failure fails the scenario. SHOULD: a failure is a warning. */
 export type Level = 'MUST' | 'SHOULD'
@@ -87,6 +99,19 @@ export interface ExchangeSummary {
 
 export type Outcome = 'pass' | 'fail' | 'skip' | 'expected-fail' | 'stale'
 
+/**
+ * One step of a scenario written in steps (the emulator checks): each is
+ * reported, a failing one does not stop the others, and one that depends on
+ * a step that could not complete is skipped, naming it.
+ */
+export interface StepResult {
+  name: string
+  /** `fail`: a check failed, or the step could not complete (`reason` says why). */
+  outcome: 'pass' | 'fail' | 'skip'
+  reason?: string
+  checks: number
+}
+
 export interface ScenarioResult {
   id: string
   title: string
@@ -99,6 +124,8 @@ export interface ScenarioResult {
   failures: Finding[]
   warnings: Finding[]
   notes: string[]
+  /** The scenario's steps, when it is written in steps. */
+  steps?: StepResult[]
 }
 
 export interface CoverageRow {

@@ -4,8 +4,19 @@ import type { Finding, Report, ScenarioResult } from '../types.js'
 
 const MARK: Record<ScenarioResult['outcome'], string> = { pass: '✓', fail: '✗', skip: '-', 'expected-fail': '○', stale: '!' }
 
-/** One line for a scenario that just ended. */
+const STEP_MARK = { pass: '✓', fail: '✗', skip: '-' } as const
+
+/** One line for a scenario that just ended; a scenario in steps that did not pass lists each step under it. */
 export function scenarioLine(result: ScenarioResult): string {
+  const line = scenarioHeadline(result)
+  if (result.steps === undefined || result.outcome === 'pass' || result.outcome === 'skip') return line
+  const steps = result.steps.map(
+    (step) => `    ${STEP_MARK[step.outcome]} ${step.name}${step.reason === undefined ? '' : `  (${step.reason})`}`,
+  )
+  return [line, ...steps].join('\n')
+}
+
+function scenarioHeadline(result: ScenarioResult): string {
   const kind = result.kind === 'emulator' ? ' [emulator]' : ''
   const tail =
     result.outcome === 'skip'

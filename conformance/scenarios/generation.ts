@@ -27,6 +27,9 @@ async function generateAndWait(ctx: ScenarioContext, actor: Actor, body: Record<
   if (done.status === 'completed' && done.projectSlug !== null) {
     ctx.expectOk(await ctx.call(actor, 'getProject', { params: { slug: done.projectSlug } }))
   }
+  // Read once more: a job that left processing stays as it ended (the table of facts' job.terminal judges it).
+  const again = ctx.expectOk<'getJobStatus'>(await ctx.call(actor, 'getJobStatus', { params: { jobId: job.jobId } }))
+  ctx.equal('MUST', Clauses.jobStatus, 'a job that ended stays as it ended', again.status, done.status)
   return { job, done }
 }
 

@@ -1,5 +1,6 @@
 /** Every scenario of the kit, in report order: spec checks, then emulator checks. */
 import type { Scenario } from '../types.js'
+import { accessScenarios } from './access.js'
 import { authScenarios } from './auth.js'
 import { configScenarios } from './config.js'
 import { choiceScenarios } from './emulator/choices.js'
@@ -16,6 +17,7 @@ import { slideScenarios } from './slides.js'
 
 export const SCENARIOS: readonly Scenario[] = [
   ...authScenarios,
+  ...accessScenarios,
   ...readScenarios,
   ...projectScenarios,
   ...configScenarios,

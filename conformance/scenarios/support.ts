@@ -26,17 +26,7 @@ export const SPEC_OPERATIONS: OperationId[] = [
   'stopSlideEditing',
 ]
 
-/** The operations that name a project by its slug (not its slides): each answers 404 for a project the key cannot reach. */
-export const PROJECT_SLUG_OPERATIONS: OperationId[] = [
-  'getProject',
-  'getProjectConfig',
-  'getProjectUrl',
-  'renameProject',
-  'updateProjectConfig',
-  'duplicateProject',
-  'publishProject',
-  'unpublishProject',
-]
+export { PROJECT_SLUG_OPERATIONS } from '../facts/model.js'
 
 /** A scenario definition, with defaults. */
 export function scenario(

@@ -9,7 +9,7 @@ import { VERSION } from '../../src/client/index.js'
 import { addTargetOptions, integer, targetOptionsFrom, type TargetFlags } from '../cli.js'
 import { ConfigurationError } from '../target.js'
 import { curlScript, parseReplay, replayFile, walkText } from './report.js'
-import { runWalk, type WalkOptions } from './walk.js'
+import { DEFAULT_MAX_GENERATIONS, DEFAULT_RUNS, DEFAULT_STEPS, runWalk, type WalkOptions } from './walk.js'
 
 const EXIT_CONFIG = 2
 
@@ -30,11 +30,25 @@ export function walkCommand(): Command {
       )
       .version(VERSION),
   )
-    .addOption(new Option('--runs <n>', 'sequences to try').default(100).argParser(integer('--runs', 1, 1_000_000)))
-    .addOption(new Option('--steps <n>', 'the longest sequence').default(30).argParser(integer('--steps', 1, 1000)))
+    .addOption(
+      new Option(
+        '--runs <n>',
+        'sequences to try (detection is counted in runs: each seeded defect of our tests is found within the default)',
+      )
+        .default(DEFAULT_RUNS)
+        .argParser(integer('--runs', 1, 1_000_000)),
+    )
+    .addOption(new Option('--steps <n>', 'the longest sequence').default(DEFAULT_STEPS).argParser(integer('--steps', 1, 1000)))
     .addOption(new Option('--seed <n>', 'seed of the sequences (printed)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
     .addOption(
-      new Option('--time-budget <duration>', 'stop starting runs after this long (90s, 5m, 1h)').default(300_000, '5m').argParser(duration),
+      new Option('--time-budget <duration>', 'an upper bound: stop starting runs after this long (90s, 5m, 1h)')
+        .default(300_000, '5m')
+        .argParser(duration),
+    )
+    .addOption(
+      new Option('--max-generations <n>', 'with --allow-generation: generations the whole walk may start, however many runs')
+        .default(DEFAULT_MAX_GENERATIONS)
+        .argParser(integer('--max-generations', 0, 1000)),
     )
     .option('--replay <file>', 'run a saved counterexample again')
     .option('--counterexample <file>', 'where to save a counterexample (default: walk-counterexample-<seed>.json)')
@@ -44,6 +58,7 @@ export function walkCommand(): Command {
 
 interface WalkFlags extends TargetFlags {
   runs: number
+  maxGenerations: number
   steps: number
   seed?: number
   timeBudget: number
@@ -73,6 +88,7 @@ export async function walkMain(argv: readonly string[], io: { out: (text: string
     runs: flags.runs,
     steps: flags.steps,
     timeBudgetMs: flags.timeBudget,
+    maxGenerations: flags.maxGenerations,
   }
   if (flags.replay !== undefined) {
     try {

@@ -200,9 +200,7 @@ export function curlScript(result: WalkResult): string {
   let i = 0
   for (const record of ce.steps) {
     lines.push('', `# ${record.index + 1}. ${record.description}`)
-    const compared = comparedFacts(record)
-    if (compared.length > 0)
-      lines.push(`#    predicted: ${clip(compared.map(([name, value]) => `${name} ${show(value)}`).join(', '), 200)}`)
+    lines.push(`#    predicted: ${clip(agreedText(record), 200)}`)
     if (record.note !== undefined) lines.push(`#    ${record.note}`)
     for (const exchange of record.target.exchanges) {
       const keyRef = exchange.key === 'other' ? `"$${OTHER_KEY_VARIABLE}"` : `"$${KEY_VARIABLE}"`
@@ -221,9 +219,7 @@ export function curlScript(result: WalkResult): string {
     }
     if (record.divergence !== undefined) {
       const d = record.divergence
-      lines.push(
-        `echo ${quote(clip(`Step ${record.index + 1} diverged in the walk: the target's ${d.fact} was ${show(d.target)}; the spec requires ${show(d.predicted)}.`, 400))}`,
-      )
+      lines.push(`echo ${quote(clip(`Step ${record.index + 1} diverged in the walk: ${divergenceText(d)}.`, 400))}`)
     }
   }
   return `${lines.join('\n')}\n`
@@ -231,9 +227,16 @@ export function curlScript(result: WalkResult): string {
 
 // ------------------------------------------------------------------ human report
 
-/** The facts both sides stated at a step: what the walk compared. */
-function comparedFacts(record: StepRecord): Array<[string, unknown]> {
-  return Object.entries(record.predicted).filter(([name]) => name in record.target.facts)
+/** What a step's answer was held to and met: its status, then the facts of the table that held. */
+function agreedText(record: StepRecord, without?: string): string {
+  const status = without === 'status' ? [] : [`status ${show(record.predicted.status)}`]
+  return [...status, ...record.target.held.filter((id) => id !== without)].join(', ')
+}
+
+/** A divergence in one line: the fact, what it was about, what the spec requires and what the target answered. */
+export function divergenceText(d: NonNullable<StepRecord['divergence']>, max = 160): string {
+  const about = d.subject === undefined ? '' : ` (${d.subject})`
+  return `${d.fact}${about}: the spec requires ${clip(show(d.predicted), max)}; the target answered ${clip(show(d.target), max)}`
 }
 
 const SHOWN_EXCHANGES = 4
@@ -253,16 +256,12 @@ function stepLines(record: StepRecord, base: string): string[] {
     out.push(`        … and ${exchanges.length - SHOWN_EXCHANGES} more request(s) (all in --reporter json)`)
   if (record.note !== undefined) out.push(`        not checked: ${record.note}`)
   const d = record.divergence
-  if (d !== undefined)
-    out.push(
-      `        ✗ ${d.fact}: the target’s is ${clip(show(d.target), 160)}; the spec requires ${clip(show(d.predicted), 160)} (as the emulator answers)`,
-    )
-  const agreed = comparedFacts(record).filter(([name]) => name !== d?.fact)
-  if (agreed.length > 0) {
-    out.push(
-      `        ${d === undefined ? 'predicted and seen' : 'agreed'}: ${clip(agreed.map(([name, value]) => `${name} ${show(value)}`).join(', '), 220)}`,
-    )
+  if (d !== undefined) {
+    out.push(`        ✗ ${divergenceText(d)}`)
+    out.push(`          ${clip(`${d.statement} — ${d.clause}`, 240)}`)
   }
+  const agreed = agreedText(record, d?.fact)
+  if (agreed !== '') out.push(`        ${d === undefined ? 'held' : 'also held'}: ${clip(agreed, 220)}`)
   return out
 }
 
@@ -272,18 +271,22 @@ export function walkText(result: WalkResult, files: { replay?: string; script?: 
     result.target.kind === 'deployment'
       ? `deployment ${result.target.baseUrl}`
       : `${result.target.kind} emulator (${result.target.baseUrl})`
+  const generated =
+    result.generations.cap > 0
+      ? ` · ${result.generations.started} generation(s), each spending the target’s credits (at most ${result.generations.cap})`
+      : ''
   out.push(
-    `walk · ${where} · seed ${result.seed} · ${result.runs} run(s) of at most ${result.requested.steps} steps · ${result.stepsRun} steps · ${Math.round(result.durationMs / 100) / 10} s`,
+    `walk · ${where} · seed ${result.seed} · ${result.runs} run(s) of at most ${result.requested.steps} steps · ${result.stepsRun} steps · ${result.requests} requests${generated} · ${Math.round(result.durationMs / 100) / 10} s`,
   )
   if (result.interrupted) out.push(`the time budget ran out after ${result.runs} of ${result.requested.runs} runs`)
   const ce = result.counterexample
   if (ce === undefined) {
     out.push('', 'No divergence: the target agreed with the emulator on everything the spec requires.')
   } else {
-    out.push(
-      '',
-      `DIVERGENCE after ${ce.steps.length} step(s)${ce.path === undefined ? '' : ` (shrunk; fast-check path ${ce.path})`}; paths are under ${result.target.baseUrl}:`,
-    )
+    const found = ce.foundAtRun === undefined ? '' : `found in run ${ce.foundAtRun}`
+    const shrunk = ce.shrunk === undefined ? '' : `shrunk from ${ce.shrunk.from} steps in ${ce.shrunk.replays} replays`
+    const how = [found, shrunk, ce.path === undefined ? '' : `fast-check path ${ce.path}`].filter((t) => t !== '').join('; ')
+    out.push('', `DIVERGENCE after ${ce.steps.length} step(s)${how === '' ? '' : ` (${how})`}; paths are under ${result.target.baseUrl}:`)
     for (const record of ce.steps) out.push(...stepLines(record, result.target.baseUrl.replace(/\/+$/, '')))
     if (files.replay !== undefined)
       out.push('', `Replay it: presentation-conformance walk --replay ${files.replay} (with the same target flags)`)

@@ -1,23 +1,37 @@
 /**
- * Model-based walks: random sequences of operations against a target and an
- * in-process emulator side by side, compared on what the spec requires, with
- * the emulator as the oracle. Built on fast-check's model-based testing
- * (`fc.commands` with `fc.asyncModelRun`): a divergence is shrunk to the
- * shortest sequence that still diverges, replaying against the target.
+ * Model-based walks: sequences of operations against a target and an
+ * in-process emulator side by side. Each side's answers are judged by its
+ * own observer against the table of facts (what the spec requires, and what
+ * that side's earlier answers taught it); the emulator, as the oracle,
+ * predicts each step's status. Sequences are generated with fast-check
+ * (`fc.commands`, `fc.asyncModelRun`), biased toward the motifs where
+ * sequence defects hide (`steps.ts`); a divergence is shrunk by removing
+ * steps, replaying against the target, down to the shortest sequence that
+ * still diverges.
  */
 import fc from 'fast-check'
 import * as z from 'zod'
-import { createControlClient, createClient, type ControlClient } from '../../src/client/index.js'
-import { ScenarioContext, type Actor, type RunState } from '../context.js'
+import { createClient, createControlClient, type ControlClient } from '../../src/client/index.js'
+import { Clauses, endpoint } from '../clauses.js'
+import { type Actor, type RunState, ScenarioContext } from '../context.js'
+import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
 import { Pacer } from '../pacer.js'
-import { randomSeed, Rng } from '../random.js'
+import { Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
-import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
-import { applicable, Side, type Observation } from './sides.js'
-import { describeStep, issuePath, stepArbitraries, WalkStepSchema, type WalkStep } from './steps.js'
+import { type Handle, type Observation, type Resolved, Side } from './sides.js'
+import { describeStep, issuePath, SLIDE_STEPS, sequenceArbitrary, type WalkStep, WalkStepSchema } from './steps.js'
 
 export const WALK_FORMAT = 'presentation-conformance/walk@1'
+
+/** Sequences a walk tries by default: each seeded sequence defect of the tests is found within them at any seed. */
+export const DEFAULT_RUNS = 100
+/** The longest sequence, in steps, by default. */
+export const DEFAULT_STEPS = 30
+/** Generations a whole walk may start against a target (all runs and the shrinking together). */
+export const DEFAULT_MAX_GENERATIONS = 2
+/** Replays the shrinking may spend. */
+export const DEFAULT_SHRINK_REPLAYS = 300
 
 export interface WalkOptions extends TargetOptions {
   /** Sequences to try. Default 100. */
@@ -25,12 +39,18 @@ export interface WalkOptions extends TargetOptions {
   /** The longest sequence. Default 30. */
   steps?: number
   seed?: number
-  /** Stop starting new runs after this long (ms). Default 5 minutes. */
+  /** An upper bound: stop starting new runs after this long (ms). Default 5 minutes. */
   timeBudgetMs?: number
+  /** Generations the whole walk may start (with `allowGeneration`). Default 2, however many runs. */
+  maxGenerations?: number
+  /** Replays the shrinking of a divergence may spend. Default 300. */
+  shrinkReplays?: number
   /** Run these steps once (a saved counterexample) instead of random sequences. */
   replay?: WalkStep[]
-  /** Called after every run. */
-  onRun?: (done: number) => void
+  /** Called as each run starts, with how many have started. */
+  onRun?: (started: number) => void
+  /** Called after every step the walk runs (shrinking's replays included), with what held and what did not. */
+  onStep?: (record: StepRecord) => void
 }
 
 /**
@@ -57,14 +77,33 @@ function yieldsOf(json: unknown): Record<string, string> {
   return out
 }
 
-/** One step as the report shows it: what was sent, what came back, what the oracle predicted. */
+/** Where a step's answer departs from what the spec requires. */
+export interface Divergence {
+  /** `status`, or the id of the fact (the table of facts) that did not hold. */
+  fact: string
+  /** The heading that requires it. */
+  clause: string
+  statement: string
+  /** What the fact was about (a project, a config key, a slide file). */
+  subject?: string
+  target: unknown
+  predicted: unknown
+}
+
+/** One step as the report shows it: what was sent, what came back, what held, what the oracle predicted. */
 export interface StepRecord {
   index: number
   step: WalkStep
   description: string
-  target: { facts: Record<string, unknown>; exchanges: WalkExchange[]; curls: string[] }
-  predicted: Record<string, unknown>
-  divergence?: { fact: string; target: unknown; predicted: unknown }
+  target: {
+    status: unknown
+    /** The facts that held at this step (ids of the table of facts, each once). */
+    held: string[]
+    exchanges: WalkExchange[]
+    curls: string[]
+  }
+  predicted: { status: unknown }
+  divergence?: Divergence
   /** What the walk could not check at this step, and why (the oracle did not run, a list too long to walk). */
   note?: string
 }
@@ -75,17 +114,29 @@ export interface WalkResult {
   runId: string
   target: { kind: Target['kind']; baseUrl: string; controlPlane: boolean }
   requested: { runs: number; steps: number }
-  /** Runs completed (fewer than requested when the time budget ran out). */
+  /** Runs started (fewer than requested when a divergence was found or the time budget ran out). */
   runs: number
   stepsRun: number
   interrupted: boolean
   durationMs: number
+  /** Requests sent to the target's API (runs and shrinking; not the control plane's). */
+  requests: number
+  /** Generations started on the target, and the walk's cap (each may spend the target's credits). */
+  generations: { started: number; cap: number }
   /**
    * The shortest sequence found that diverges, step by step (the first step,
    * the project every run starts with, included), and the steps to replay it
-   * (that first step left out: every run makes it).
+   * (that first step left out: every run makes it). `foundAtRun` is the run
+   * that found it; `from` how many steps it had before shrinking, in how many
+   * replays.
    */
-  counterexample?: { steps: StepRecord[]; replay: WalkStep[]; path: string | undefined }
+  counterexample?: {
+    steps: StepRecord[]
+    replay: WalkStep[]
+    path: string | undefined
+    foundAtRun?: number
+    shrunk?: { from: number; replays: number }
+  }
   /**
    * What the walk could not check, and at how many steps (counting the
    * replays of shrinking): the oracle did not run a step the target could not
@@ -95,7 +146,7 @@ export interface WalkResult {
   createdProjects: string[]
 }
 
-class Divergence extends Error {
+class DivergenceFound extends Error {
   constructor(readonly record: StepRecord) {
     super(`step ${record.index + 1} (${record.description}) diverges on ${record.divergence!.fact}`)
   }
@@ -117,7 +168,10 @@ function summarize(exchange: Exchange): ExchangeSummary {
 }
 
 /** The first fact both sides state differently; the status first. */
-export function firstDivergence(target: Record<string, unknown>, oracle: Record<string, unknown>): StepRecord['divergence'] {
+export function firstDivergence(
+  target: Record<string, unknown>,
+  oracle: Record<string, unknown>,
+): { fact: string; target: unknown; predicted: unknown } | undefined {
   const keys = ['status', ...Object.keys(oracle).filter((k) => k !== 'status')]
   for (const key of keys) {
     if (!(key in target) || !(key in oracle)) continue
@@ -126,19 +180,56 @@ export function firstDivergence(target: Record<string, unknown>, oracle: Record<
   return undefined
 }
 
+/**
+ * Where the target's answer to a step departs from the spec: a status the
+ * oracle does not predict, or a fact of the table that did not hold on the
+ * target (unless it did not hold on the oracle either: then the emulator
+ * shares the flaw, and the target is not blamed for it).
+ */
+function divergenceOf(target: Observation, oracle: Observation | undefined): Divergence | undefined {
+  if (oracle !== undefined) {
+    const status = firstDivergence({ status: target.status }, { status: oracle.status })
+    const operationId = target.exchanges.at(-1)?.operationId
+    if (status !== undefined)
+      return {
+        ...status,
+        clause: operationId === undefined ? Clauses.errors : endpoint(operationId),
+        statement: 'the step is answered with the status the spec requires (the emulator’s, as the oracle)',
+      }
+  }
+  const sharedFlaws = new Set(oracle?.verdicts.filter((v) => !v.holds).map((v) => v.fact.id))
+  const broken = target.verdicts.find((v) => !v.holds && v.fact.level === 'MUST' && !sharedFlaws.has(v.fact.id))
+  if (broken === undefined) return undefined
+  return {
+    fact: broken.fact.id,
+    clause: broken.clause,
+    statement: broken.fact.statement,
+    ...(broken.miss?.subject === undefined ? {} : { subject: broken.miss.subject }),
+    target: broken.miss?.actual,
+    predicted: broken.miss?.expected,
+  }
+}
+
 const WALK_SCENARIO: Scenario = { id: 'walk', title: 'walk', kind: 'spec', needs: [], covers: [], run: async () => undefined }
 
-interface Sides {
+/** One run's two sides, the projects' relations, and what it did. */
+interface Run {
   target: Side
   oracle: Side
   log: StepRecord[]
-  /** What the walk could not check, with how many steps said so (the walk's, across runs). */
-  unchecked: Map<string, number>
+  /** For each handle: its source (when a duplicate) and its duplicates. */
+  relations: Array<{ source: number | undefined; copies: number[] }>
+  /** The handle the last step acted on or made. */
+  focus: number | undefined
+  /** The steps that ran (the start left out), with the handle each acted on and the one it made. */
+  ran: RanStep[]
 }
 
-interface Model {
-  handles: number
-  slideHandles: number
+/** A step as it ran: the handle it acted on, the handle it made (indices into the run's projects). */
+export interface RanStep {
+  step: WalkStep
+  at: number | undefined
+  made: number | undefined
 }
 
 function keyOf(side: Side, exchange: Exchange): WalkExchange['key'] {
@@ -147,65 +238,22 @@ function keyOf(side: Side, exchange: Exchange): WalkExchange['key'] {
   return side.other !== undefined && authorization === `Bearer ${side.other.key}` ? 'other' : 'main'
 }
 
-/** Runs a step on both sides, compares, keeps the sides' projects aligned. */
-async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
-  const index = sides.log.length
-  const target = await sides.target.run(step)
-  let oracle: Observation
-  if (target.unmatched !== undefined) {
-    // Nothing happened on the target that the spec lets the walk predict: the oracle stays as it is.
-    oracle = { facts: { ...target.facts }, exchanges: [] }
-  } else {
-    oracle = await sides.oracle.run(step, target.mirror)
+/** Resolves a step's project against the run, or undefined when it cannot run now. */
+function resolve(step: WalkStep, run: Run): Resolved | undefined {
+  if (!('p' in step)) return { step, at: undefined }
+  const handles = run.target.handles
+  if (handles.length === 0) return undefined
+  const slides = SLIDE_STEPS.has(step.op)
+  let at: number
+  if (typeof step.p === 'number') at = step.p % handles.length
+  else if (step.p === 'last') at = handles.length - 1
+  else {
+    const focus = run.focus ?? handles.length - 1
+    const related = run.relations[focus]!
+    at = step.p === 'prev' ? focus : (related.copies.at(-1) ?? related.source ?? focus)
   }
-  const divergence = firstDivergence(target.facts, oracle.facts)
-  if (divergence === undefined && target.made !== undefined && oracle.made !== undefined) {
-    const predicted = target.made.configPredicted && oracle.made.configPredicted
-    target.made.configPredicted = predicted
-    oracle.made.configPredicted = predicted
-    sides.target.handles.push(target.made)
-    sides.oracle.handles.push(oracle.made)
-  }
-  const record: StepRecord = {
-    index,
-    step,
-    description: describeStep(step),
-    target: {
-      facts: target.facts,
-      exchanges: target.exchanges.map((e) => ({ ...summarize(e), key: keyOf(sides.target, e), yields: yieldsOf(e.json) })),
-      // Each curl reads the key of the side that sent it: another team's reads from its own variable.
-      curls: target.exchanges.map((e) => {
-        const key = keyOf(sides.target, e)
-        return curlCommand(e.request, key === 'other' ? keyCredential('otherTeam') : key === 'none' ? NO_KEY : keyCredential('main'))
-      }),
-    },
-    predicted: oracle.facts,
-    ...(divergence === undefined ? {} : { divergence }),
-    ...(target.unmatched !== undefined
-      ? { note: `${target.unmatched}: the oracle did not run this step` }
-      : target.note !== undefined
-        ? { note: target.note }
-        : {}),
-  }
-  if (record.note !== undefined) sides.unchecked.set(record.note, (sides.unchecked.get(record.note) ?? 0) + 1)
-  sides.log.push(record)
-  return record
-}
-
-class WalkCommand implements fc.AsyncCommand<Model, Sides> {
-  constructor(readonly step: WalkStep) {}
-  check(model: Readonly<Model>): boolean {
-    return applicable(this.step, model)
-  }
-  async run(model: Model, sides: Sides): Promise<void> {
-    const record = await execute(sides, this.step)
-    model.handles = sides.target.handles.length
-    model.slideHandles = sides.target.slideHandles().length
-    if (record.divergence !== undefined) throw new Divergence(record)
-  }
-  toString(): string {
-    return describeStep(this.step)
-  }
+  if (slides && !handles[at]!.hasSlides) return undefined
+  return { step, at }
 }
 
 /**
@@ -216,10 +264,12 @@ class WalkCommand implements fc.AsyncCommand<Model, Sides> {
 export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const started = Date.now()
   const seed = options.seed ?? randomSeed()
-  const runs = options.runs ?? 100
-  const maxSteps = options.steps ?? 30
+  const runs = options.runs ?? DEFAULT_RUNS
+  const maxSteps = options.steps ?? DEFAULT_STEPS
+  const maxGenerations = options.maxGenerations ?? DEFAULT_MAX_GENERATIONS
   if (!Number.isInteger(runs) || runs < 1) throw new ConfigurationError('--runs must be a whole number ≥ 1')
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new ConfigurationError('--steps must be a whole number ≥ 1')
+  if (!Number.isInteger(maxGenerations) || maxGenerations < 0) throw new ConfigurationError('--max-generations must be a whole number ≥ 0')
   if (options.replay !== undefined) {
     const checked = z.array(WalkStepSchema).safeParse(options.replay)
     if (!checked.success) {
@@ -249,6 +299,7 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       baseUrl: 'http://127.0.0.1:4010/v1',
       client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: oracleEmulator.fetch }),
       keys: {},
+      fixtures: {},
       control: oracleControl,
       emulatorChecks: true,
       seededWorld: false,
@@ -269,11 +320,13 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       exercised: new Set(),
       jobTimeoutMs: 600_000,
       shared: new Map(),
+      requests: 0,
     })
     const targetState = state(target)
     const oracleState = state(oracleTarget)
-    const targetCtx = new ScenarioContext(targetState, WALK_SCENARIO, rng.fork('target'))
-    const oracleCtx = new ScenarioContext(oracleState, WALK_SCENARIO, rng.fork('oracle'))
+    // Each side's observer judges the walk's exchanges (sides.ts), not the context's.
+    const targetCtx = new ScenarioContext(targetState, WALK_SCENARIO, rng.fork('target'), { observe: false })
+    const oracleCtx = new ScenarioContext(oracleState, WALK_SCENARIO, rng.fork('oracle'), { observe: false })
     // A project with slides to copy (the spec shows no way to make slides): found once per key on a
     // deployment; made through the create-slide extension when the target is our emulator.
     const sources = new Map<string, Promise<string | undefined>>()
@@ -305,7 +358,62 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
     }
 
     const unchecked = new Map<string, number>()
-    const setup = async (): Promise<{ model: Model; real: Sides }> => {
+    const generations = { started: 0, cap: target.allowGeneration ? maxGenerations : 0 }
+    const extensions = target.control !== undefined && target.emulatorChecks
+
+    /** Runs a step on both sides, compares, keeps the sides' projects aligned. */
+    const execute = async (run: Run, resolved: Resolved): Promise<StepRecord> => {
+      const index = run.log.length
+      const { step, at } = resolved
+      const onTarget = await run.target.run(resolved)
+      const onOracle = onTarget.unmatched === undefined ? await run.oracle.run(resolved, onTarget.mirror) : undefined
+      if (step.op === 'generate' && onTarget.exchanges[0]?.status === 200) generations.started += 1
+      const divergence = divergenceOf(onTarget, onOracle)
+      let made: number | undefined
+      if (divergence === undefined && onTarget.made !== undefined && onOracle?.made !== undefined) {
+        run.target.handles.push(onTarget.made)
+        run.oracle.handles.push(onOracle.made)
+        run.relations.push({ source: step.op === 'duplicate' ? at : undefined, copies: [] })
+        if (step.op === 'duplicate' && at !== undefined) run.relations[at]!.copies.push(run.target.handles.length - 1)
+        run.focus = run.target.handles.length - 1
+        made = run.focus
+      } else if (at !== undefined) run.focus = at
+      const held = [...new Set(onTarget.verdicts.filter((v) => v.holds).map((v) => v.fact.id))]
+      const note = onTarget.unmatched !== undefined ? `${onTarget.unmatched}: the oracle did not run this step` : onTarget.note
+      const record: StepRecord = {
+        index,
+        step,
+        description: describeStep(step),
+        target: {
+          status: onTarget.status,
+          held,
+          exchanges: onTarget.exchanges.map((e) => ({ ...summarize(e), key: keyOf(run.target, e), yields: yieldsOf(e.json) })),
+          // Each curl reads the key of the side that sent it: another team's reads from its own variable.
+          curls: onTarget.exchanges.map((e) => {
+            const key = keyOf(run.target, e)
+            return curlCommand(e.request, key === 'other' ? keyCredential('otherTeam') : key === 'none' ? NO_KEY : keyCredential('main'))
+          }),
+        },
+        predicted: { status: onOracle === undefined ? onTarget.status : onOracle.status },
+        ...(divergence === undefined ? {} : { divergence }),
+        ...(note === undefined ? {} : { note }),
+      }
+      if (note !== undefined) unchecked.set(note, (unchecked.get(note) ?? 0) + 1)
+      run.log.push(record)
+      options.onStep?.(record)
+      if (index > 0) run.ran.push({ step, at, made })
+      return record
+    }
+
+    /** Whether a step can run now: a project to act on, a generation left. */
+    const ready = (step: WalkStep, run: Run): Resolved | undefined => {
+      if (step.op === 'generate' && generations.started >= generations.cap) return undefined
+      return resolve(step, run)
+    }
+
+    const diverged = (run: Run) => run.log.some((r) => r.divergence !== undefined)
+    let runsStarted = 0
+    const setup = async (): Promise<Run> => {
       const targetActor: Actor =
         target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await targetCtx.freshAccount('walk', 5)
       const targetOther: Actor | undefined =
@@ -317,122 +425,255 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       // The oracle never runs out of credits: a target that does is not held to the oracle's count.
       const oracleActor = await oracleCtx.freshAccount('walk', 1_000_000)
       const oracleOther = await oracleCtx.freshAccount('walk other')
-      const real: Sides = {
-        target: new Side('target', targetCtx, targetActor, targetOther, findSource(targetActor)),
-        oracle: new Side('oracle', oracleCtx, oracleActor, oracleOther, async () => undefined),
+      const run: Run = {
+        target: new Side('target', targetCtx, targetActor, targetOther, findSource(targetActor), extensions),
+        oracle: new Side('oracle', oracleCtx, oracleActor, oracleOther, async () => undefined, true),
         log: [],
-        unchecked,
+        relations: [],
+        focus: undefined,
+        ran: [],
       }
       // Every run starts with a project of its own, so the first steps have one to work on.
-      const first = await execute(real, { op: 'create', name: 'Walk start' })
-      if (first.divergence !== undefined) throw new Divergence(first)
-      return { model: { handles: real.target.handles.length, slideHandles: 0 }, real }
+      await execute(run, { step: { op: 'create', name: 'Walk start' }, at: undefined })
+      return run
     }
 
-    const allowance = {
-      writes: true,
-      generation: target.allowGeneration,
-      otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
-    }
-    const base: Omit<WalkResult, 'counterexample' | 'runs' | 'stepsRun' | 'interrupted' | 'durationMs' | 'unchecked' | 'createdProjects'> =
-      {
-        format: WALK_FORMAT,
-        seed,
-        runId,
-        target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
-        requested: { runs: options.replay === undefined ? runs : 1, steps: options.replay?.length ?? maxSteps },
-      }
-
-    /** Runs `steps` once, as asyncModelRun would, and returns the log. */
-    const replay = async (steps: WalkStep[]): Promise<StepRecord[]> => {
-      const { model, real } = await setup()
+    /** Runs `steps` once, as a generated run would, until the first divergence. */
+    const replay = async (steps: WalkStep[]): Promise<Run> => {
+      const run = await setup()
+      if (diverged(run)) return run
       for (const step of steps) {
-        if (!applicable(step, model)) continue
-        const record = await execute(real, step)
-        model.handles = real.target.handles.length
-        model.slideHandles = real.target.slideHandles().length
+        if (run.log.length > maxSteps) break
+        const resolved = ready(step, run)
+        if (resolved === undefined) continue
+        const record = await execute(run, resolved)
         if (record.divergence !== undefined) break
       }
-      return real.log
+      return run
     }
+    const allowance = {
+      writes: true,
+      generation: target.allowGeneration && maxGenerations > 0,
+      otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
+    }
+    const base = {
+      format: WALK_FORMAT,
+      seed,
+      runId,
+      target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
+      requested: { runs: options.replay === undefined ? runs : 1, steps: options.replay?.length ?? maxSteps },
+    } as const
+    const finish = (
+      fields: Pick<WalkResult, 'runs' | 'stepsRun' | 'interrupted'> & Pick<Partial<WalkResult>, 'counterexample'>,
+    ): WalkResult => ({
+      ...base,
+      ...fields,
+      durationMs: Date.now() - started,
+      requests: targetState.requests,
+      generations,
+      unchecked: Object.fromEntries(unchecked),
+      createdProjects: [...targetState.created].sort(),
+    })
 
     if (options.replay !== undefined) {
-      const log = await replay(options.replay)
-      const diverged = log.some((r) => r.divergence !== undefined)
-      return {
-        ...base,
+      const run = await replay(options.replay)
+      return finish({
         runs: 1,
-        stepsRun: log.length,
+        stepsRun: run.log.length,
         interrupted: false,
-        durationMs: Date.now() - started,
-        ...(diverged ? { counterexample: { steps: log, replay: options.replay, path: undefined } } : {}),
-        unchecked: Object.fromEntries(unchecked),
-        createdProjects: [...targetState.created].sort(),
-      }
+        ...(diverged(run) ? { counterexample: { steps: run.log, replay: options.replay, path: undefined } } : {}),
+      })
     }
 
     let stepsRun = 0
-    let done = 0
+    let failing: RanStep[] | undefined
+    class SequenceCommand implements fc.AsyncCommand<object, Run> {
+      constructor(readonly steps: WalkStep[]) {}
+      check(): boolean {
+        return true
+      }
+      async run(_: object, run: Run): Promise<void> {
+        for (const step of this.steps) {
+          if (run.log.length > maxSteps) return
+          const resolved = ready(step, run)
+          if (resolved === undefined) continue
+          const record = await execute(run, resolved)
+          stepsRun += 1
+          if (record.divergence !== undefined) {
+            failing = [...run.ran]
+            throw new DivergenceFound(record)
+          }
+        }
+      }
+      toString(): string {
+        return this.steps.map(describeStep).join(' → ')
+      }
+    }
     const property = fc.asyncProperty(
-      fc.commands(
-        stepArbitraries(allowance).map((arb) => arb.map((step) => new WalkCommand(step))),
-        { maxCommands: maxSteps, size: 'max' },
-      ),
+      fc.commands([sequenceArbitrary(allowance).map((steps) => new SequenceCommand(steps))], {
+        maxCommands: Math.max(1, Math.ceil(maxSteps / 2)),
+        size: 'max',
+      }),
       async (commands) => {
         await fc.asyncModelRun(async () => {
+          runsStarted += 1
+          options.onRun?.(runsStarted)
           const run = await setup()
-          const log = run.real.log
-          const original = log.push.bind(log)
-          log.push = (...items: StepRecord[]) => {
-            stepsRun += items.length
-            return original(...items)
+          if (diverged(run)) {
+            failing = []
+            throw new DivergenceFound(run.log[0]!)
           }
-          return run
+          return { model: {}, real: run }
         }, commands)
       },
     )
+    // Shrinking is ours (below): fast-check's would replay hundreds of sequences, each costing requests.
     const details = await fc.check(property, {
       seed,
       numRuns: runs,
+      endOnFailure: true,
       interruptAfterTimeLimit: options.timeBudgetMs ?? 300_000,
       markInterruptAsFailure: false,
-      reporter: (run) => {
-        done = run.numRuns
-        options.onRun?.(done)
-      },
     })
     let counterexample: WalkResult['counterexample']
-    if (details.failed && details.counterexample !== null) {
-      // fast-check wraps each command and marks the ones that ran in the failing sequence.
-      const wrapped = [...(details.counterexample[0] as Iterable<{ cmd: WalkCommand; hasRan: boolean }>)]
-      const steps = wrapped.filter((w) => w.hasRan).map((w) => w.cmd.step)
-      const log = await replay(steps)
-      counterexample = { steps: log, replay: steps, path: details.counterexamplePath ?? undefined }
-      if (!log.some((r) => r.divergence !== undefined)) {
-        // It diverged while shrinking but not on a replay: report the error fast-check saw.
+    if (details.failed && failing !== undefined) {
+      const foundAtRun = runsStarted
+      const from = failing.length + 1
+      const { steps, replays } = await shrink(
+        failing,
+        async (candidate) => {
+          const run = await replay(candidate)
+          return diverged(run) ? run.ran : undefined
+        },
+        options.shrinkReplays ?? DEFAULT_SHRINK_REPLAYS,
+      )
+      const final = await replay(steps)
+      counterexample = {
+        steps: final.log,
+        replay: final.ran.map((r) => r.step),
+        path: details.counterexamplePath ?? undefined,
+        foundAtRun,
+        shrunk: { from, replays },
+      }
+      if (!diverged(final)) {
+        // It diverged while shrinking but not on a replay: say so, with the error fast-check saw.
         counterexample.steps.push({
-          index: log.length,
-          step: steps.at(-1)!,
+          index: final.log.length,
+          step: steps.at(-1) ?? { op: 'teams' },
           description: `not reproduced on replay: ${String((details.errorInstance as Error | undefined)?.message ?? 'unknown')}`,
-          target: { facts: {}, exchanges: [], curls: [] },
-          predicted: {},
+          target: { status: undefined, held: [], exchanges: [], curls: [] },
+          predicted: { status: undefined },
         })
       }
     } else if (details.failed) {
       throw (details.errorInstance as unknown as Error | undefined) ?? new Error('the walk failed without a counterexample')
     }
-    return {
-      ...base,
-      runs: details.numRuns,
+    return finish({
+      runs: runsStarted,
       stepsRun,
       interrupted: details.interrupted,
-      durationMs: Date.now() - started,
       ...(counterexample === undefined ? {} : { counterexample }),
-      unchecked: Object.fromEntries(unchecked),
-      createdProjects: [...targetState.created].sort(),
-    }
+    })
   } finally {
     await target.close()
     await oracleEmulator.close()
   }
 }
+
+/**
+ * The steps of `ran` with each project pinned to the one it acted on in the
+ * run (an index among the projects the kept steps make, the start's first),
+ * or undefined when a kept step acts on a project a removed step made.
+ */
+export function pinned(ran: readonly RanStep[]): WalkStep[] | undefined {
+  const index = new Map<number, number>([[0, 0]])
+  let made = 1
+  const steps: WalkStep[] = []
+  for (const item of ran) {
+    let step = item.step
+    if (item.at !== undefined) {
+      const at = index.get(item.at)
+      if (at === undefined) return undefined
+      step = { ...step, p: at } as WalkStep
+    }
+    if (item.made !== undefined) index.set(item.made, made++)
+    steps.push(step)
+  }
+  return steps
+}
+
+/**
+ * Shrinks a diverging sequence: removes steps while it still diverges (any
+ * divergence), chunks first, halving down to single steps (ddmin); then
+ * points every step on one project at an earlier one, or a single step,
+ * where that still diverges (a copy's source instead of the copy), which may
+ * let more steps go; until none of these helps. Every kept step stays on the project it acted on in the failing run
+ * (`pinned`), so removing a step never changes what another one does.
+ * `diverges` replays a candidate once and answers the steps as they ran up to
+ * the divergence, or undefined. Bounded by `budget` replays.
+ */
+export async function shrink(
+  ran: RanStep[],
+  diverges: (candidate: WalkStep[]) => Promise<RanStep[] | undefined>,
+  budget: number,
+): Promise<{ steps: WalkStep[]; replays: number }> {
+  let current = ran
+  let replays = 0
+  const attempt = async (candidate: WalkStep[] | undefined): Promise<boolean> => {
+    if (candidate === undefined || replays >= budget) return false
+    replays += 1
+    const again = await diverges(candidate)
+    if (again === undefined) return false
+    current = again
+    return true
+  }
+  for (let progress = true; progress && replays < budget; ) {
+    progress = false
+    // Removal, by chunks then single steps.
+    let chunks = 2
+    while (current.length > 0 && replays < budget) {
+      const size = Math.ceil(current.length / chunks)
+      let reduced = false
+      for (let start = 0; start < current.length && !reduced && replays < budget; start += size)
+        reduced = await attempt(pinned([...current.slice(0, start), ...current.slice(start + size)]))
+      if (reduced) {
+        progress = true
+        chunks = Math.max(2, chunks - 1)
+      } else if (size <= 1) break
+      else chunks = Math.min(current.length, chunks * 2)
+    }
+    if (progress) continue
+    // Re-pointing: every step on one project moved to an earlier one (the step that made it may then go), then
+    // one step at a time.
+    const steps = pinned(current)
+    if (steps === undefined) break
+    const on = (step: WalkStep) => ('p' in step && typeof step.p === 'number' ? step.p : undefined)
+    const moved = (change: (step: WalkStep, j: number) => number | undefined) =>
+      steps.map((step, j) => {
+        const to = change(step, j)
+        return to === undefined ? step : ({ ...step, p: to } as WalkStep)
+      })
+    const projects = [...new Set(steps.map(on).filter((p): p is number => p !== undefined && p > 0))]
+    repoint: for (const project of projects) {
+      for (let earlier = 0; earlier < project; earlier++) {
+        if (await attempt(moved((step) => (on(step) === project ? earlier : undefined)))) {
+          progress = true
+          break repoint
+        }
+      }
+    }
+    if (progress) continue
+    single: for (const [i, step] of steps.entries()) {
+      const at = on(step)
+      for (let earlier = 0; at !== undefined && earlier < at; earlier++) {
+        if (await attempt(moved((_, j) => (j === i ? earlier : undefined)))) {
+          progress = true
+          break single
+        }
+      }
+    }
+  }
+  return { steps: pinned(current) ?? current.map((r) => r.step), replays }
+}
+
+export type { Handle }

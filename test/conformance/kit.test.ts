@@ -113,7 +113,7 @@ describe('the presentation-conformance CLI', () => {
     const { code, out } = await cli('--grep', '^(teams|auth)\\.', '--seed', '42')
     expect(code).toBe(0)
     expect(out).toMatch(
-      /^presentation-conformance \S+ · in-process emulator \(http:\/\/127\.0\.0\.1:4010\/v1\) · seed 42 · run \w+ · 5 scenarios/,
+      /^presentation-conformance \S+ · in-process emulator \(http:\/\/127\.0\.0\.1:4010\/v1\) · seed 42 · run \w+ · 6 scenarios/,
     )
     expect(out).toContain('✓ auth.missing-key')
     expect(out).toContain('Coverage (operation × documented status')

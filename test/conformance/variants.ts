@@ -9,7 +9,10 @@ import type { TestHooks } from '../support/hooked-emulator.js'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type { RateDecision } from '../../src/core/rate-limiter.js'
 import type { PresentationEmulator } from '../../src/index.js'
+import { blankSlideFiles } from '../../src/content/slides.js'
+import { appendSlides } from '../../src/model/projects.js'
 import { unpublish } from '../../src/model/publishing.js'
+import { fail } from '../../src/core/errors.js'
 import type { OperationHandler } from '../../src/operations/index.js'
 import { PROJECT_CONFIG_KEYS, type OperationId } from '../../src/schemas/index.js'
 import { slugify } from '../../src/store/ids.js'
@@ -59,6 +62,8 @@ function wrap<Id extends OperationId>(
 export interface Defect {
   name: string
   hooks: TestHooks
+  /** A defect of the control plane's own contract: a wrapper around the emulator's fetch (the hooks reach only `/v1`). */
+  control?: (fetch: PresentationEmulator['fetch']) => PresentationEmulator['fetch']
   /** The scenarios to run (a grep), and the clause a MUST failure must name. */
   grep: RegExp
   scenario: string
@@ -316,7 +321,127 @@ export const DEFECTS: Defect[] = [
       },
     },
   },
+  // Rules that belong to no single operation.
+  {
+    name: 'another team’s template accepted on generate',
+    grep: /^generation\.template-scope$/,
+    scenario: 'generation.template-scope',
+    clause: /generateProject/,
+    hooks: {
+      wrapOperation: wrap('generateProject', (handler) => async (ctx) => {
+        const template = ctx.body.templateId === undefined ? undefined : ctx.world.templates.get(ctx.body.templateId)
+        if (template === undefined || template.teamId === ctx.principal.team.id) return handler(ctx)
+        // The template is looked up in its own team, not the key's.
+        return handler({ ...ctx, principal: { ...ctx.principal, team: ctx.world.teams.get(template.teamId)! } })
+      }),
+    },
+  },
+  {
+    name: 'a key whose prefix differs accepted',
+    grep: /^auth\.prefix$/,
+    scenario: 'auth.prefix',
+    clause: 'Authentication',
+    hooks: {
+      // Whatever comes before the first underscore is ignored.
+      authenticate: (header, standard) => standard(header?.replace(/^(Bearer\s+)[a-z]+_/i, '$1pres_')),
+    },
+  },
+  {
+    name: 'a project shared with the key’s user as a collaborator missing from the list',
+    grep: /^access\.collaborator$/,
+    scenario: 'access.collaborator',
+    clause: /listProjects/,
+    hooks: {
+      wrapOperation: wrap('listProjects', (handler) => async (ctx) => {
+        const page = await handler(ctx)
+        const teams = ctx.world.teamIdsOf(ctx.principal.user.id)
+        return { ...page, projects: page.projects.filter((p) => teams.has(ctx.world.projects.get(p.id)!.teamId)) }
+      }),
+    },
+  },
+  {
+    name: 'a project of another team the key’s user belongs to missing from the list',
+    grep: /^access\.team$/,
+    scenario: 'access.team',
+    clause: /listProjects/,
+    hooks: {
+      wrapOperation: wrap('listProjects', (handler) => async (ctx) => {
+        const page = await handler(ctx)
+        return { ...page, projects: page.projects.filter((p) => ctx.world.projects.get(p.id)!.teamId === ctx.principal.team.id) }
+      }),
+    },
+  },
+  // Rules of the control plane's own contract (emulator-contract.md §5).
+  controlDefect('a fault with times 0 fires only once', async (request, forward) => {
+    if (request.method !== 'POST' || !request.path.endsWith('/_emulator/faults')) return forward()
+    const body = JSON.parse(request.text)
+    return forward(body.times === 0 ? JSON.stringify({ ...body, times: 1 }) : undefined)
+  }),
+  controlDefect('a fault without a code answers INTERNAL_ERROR whatever its status', async (request, forward) => {
+    if (request.method !== 'POST' || !request.path.endsWith('/_emulator/faults')) return forward()
+    const body = JSON.parse(request.text)
+    return forward(body.code === undefined ? JSON.stringify({ ...body, code: 'INTERNAL_ERROR' }) : undefined)
+  }),
+  controlDefect('DELETE /faults removes only the first fault', async (request, forward, send) => {
+    if (request.method !== 'DELETE' || !request.path.endsWith('/_emulator/faults')) return forward()
+    const { faults } = (await (await send('GET', '/_emulator/faults')).json()) as { faults: Array<{ id: string }> }
+    if (faults[0] !== undefined) await send('DELETE', `/_emulator/faults/${faults[0].id}`)
+    return Response.json({ removed: faults.length === 0 ? 0 : 1 })
+  }),
+  controlDefect('DELETE /requests leaves the journal as it was', async (request, forward) => {
+    if (request.method !== 'DELETE' || !request.path.endsWith('/_emulator/requests')) return forward()
+    const { requests } = (await (await forward(undefined, 'GET')).json()) as { requests: unknown[] }
+    return Response.json({ removed: requests.length })
+  }),
+  controlDefect('an invalid state document is half applied', async (request, forward, send) => {
+    if (request.method !== 'PUT' || !request.path.endsWith('/_emulator/state')) return forward()
+    const answer = await forward()
+    // The clock was read from the document before it was found invalid, and kept.
+    if (answer.status === 400) await send('POST', '/_emulator/clock/advance', { ms: 1 })
+    return answer
+  }),
 ]
+
+/**
+ * A defect of the control plane's own contract: the emulator with its control
+ * plane wrapped (`decide` sees each control-plane request and answers it,
+ * forwarding it, changed or not, or making requests of its own).
+ */
+function controlDefect(
+  name: string,
+  decide: (
+    request: { method: string; path: string; text: string },
+    forward: (text?: string, method?: string) => Promise<Response>,
+    send: (method: string, path: string, body?: unknown) => Promise<Response>,
+  ) => Promise<Response>,
+): Defect {
+  return {
+    name,
+    grep: /^emulator\.control-plane$/,
+    scenario: 'emulator.control-plane',
+    clause: 'Emulator contract §5 › control plane',
+    hooks: {},
+    control: (fetch) => async (input, init) => {
+      const request = new Request(input, init)
+      const url = new URL(request.url)
+      if (!url.pathname.startsWith('/_emulator/')) return fetch(request)
+      const text = request.method === 'GET' || request.method === 'DELETE' ? '' : await request.text()
+      const send = (method: string, path: string, body?: unknown) =>
+        fetch(new URL(path, url.origin), {
+          method,
+          headers: { 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        })
+      const forward = (changed?: string, method?: string) =>
+        fetch(url, {
+          method: method ?? request.method,
+          headers: request.headers,
+          ...((method ?? request.method) === 'GET' || (method ?? request.method) === 'DELETE' ? {} : { body: changed ?? text }),
+        })
+      return decide({ method: request.method, path: url.pathname, text }, forward, send)
+    },
+  }
+}
 
 /** An emulator with one defect, reached as a deployment with a control plane. */
 export function brokenEmulator(defect: Defect): PresentationEmulator {
@@ -354,6 +479,12 @@ function deepMerge(base: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) }
   for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(out[key], value)
   return out
+}
+
+/** Every project the emulator's own list would show (its filter applied), in one call: the limit was checked already. */
+async function everyProject(handler: OperationHandler<any>, ctx: any): Promise<any[]> {
+  const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: Number.MAX_SAFE_INTEGER, cursor: undefined } })
+  return [...page.projects]
 }
 
 /**
@@ -414,13 +545,7 @@ export function specLegalEmulator(): PresentationEmulator {
     wrapOperation: ((id: OperationId, handler: OperationHandler<any>): OperationHandler<any> => {
       if (id === 'listProjects') {
         return async (ctx: any) => {
-          const all: any[] = []
-          let cursor: string | undefined
-          do {
-            const page: any = await handler({ ...ctx, query: { ...ctx.query, limit: 100, cursor } })
-            all.push(...page.projects)
-            cursor = page.nextCursor
-          } while (cursor !== undefined)
+          const all = await everyProject(handler, ctx)
           all.sort((a, b) => a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1))
           const offset = /^\d+$/.test(ctx.query.cursor ?? '') ? Number(ctx.query.cursor) : 0
           const projects = all.slice(offset, offset + ctx.query.limit)
@@ -479,6 +604,189 @@ export const LIVE_KEYS = {
   noCredits: 'live_test_bob',
 }
 
+// --------------------------------------------------------------------- a second spec-legal server
+
+const SK = 'sk_'
+const SK_CODES: Record<string, string> = {
+  VALIDATION_ERROR: 'E_INVALID',
+  UNAUTHORIZED: 'E_AUTH',
+  INSUFFICIENT_CREDITS: 'E_CREDITS',
+  NOT_FOUND: 'E_MISSING',
+  METHOD_NOT_ALLOWED: 'E_METHOD',
+  PAYLOAD_TOO_LARGE: 'E_SIZE',
+  RATE_LIMITED: 'E_RATE',
+  INTERNAL_ERROR: 'E_INTERNAL',
+  DISPATCH_FAILED: 'E_DISPATCH',
+}
+
+/** Every object's keys in reverse order, at every depth: JSON objects are unordered. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversedKeys(v)]),
+  )
+}
+
+/** A JSON file reformatted (two-space indentation), as a server that normalises what it saves would. */
+function reformatted(text: unknown): unknown {
+  if (typeof text !== 'string') return text
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * A second server that follows the spec, and differs from the first (and
+ * from the emulator) on every fact the table of facts marks as learned, and
+ * on more the spec leaves open: key prefix `sk_`; a new project's config is
+ * `{"tokens":{"palette":[],"fonts":[]},"showBrandLogo":false}` and it comes
+ * with one blank slide; duplicates are named "Copy of …", generated
+ * projects "Deck: …"; slide files are saved reformatted; every object's keys
+ * come in reverse order, and every body carries an extra `requestId`;
+ * projects are listed oldest first with opaque cursors (an undecodable one
+ * is 400), slides and teams in reverse order; editor, site and URL
+ * configuration on other hosts; its own error codes and no hints;
+ * rate-limit headers on every answer with a reset given in seconds from now;
+ * other model names and duration texts; any key may read any job; slide
+ * files that do not validate are 422.
+ */
+export function secondSpecLegalEmulator(): PresentationEmulator {
+  let requestIds = 0
+  const hooks: TestHooks = {
+    authenticate: (header, standard) => {
+      const token = /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1]
+      if (token === undefined || !token.startsWith(SK)) return standard(undefined)
+      return standard(`Bearer pres_${token.slice(SK.length)}`)
+    },
+    rateLimit: (principal, standard, env): RateDecision => {
+      const decision = standard(principal.user.id)
+      const reset = Number(decision.headers['x-ratelimit-reset'])
+      const headers = { ...decision.headers }
+      if (Number.isFinite(reset)) headers['x-ratelimit-reset'] = String(Math.max(0, reset - Math.floor(env.clock.now() / 1000)))
+      return { ...decision, headers }
+    },
+    transformRequest: ({ request, operationId }) => {
+      const body = bodyOf(request)
+      if (operationId === 'updateSlide' && typeof body?.files === 'object' && body.files !== null)
+        return withBody(request, {
+          ...body,
+          files: Object.fromEntries(
+            Object.entries(body.files).map(([name, text]) => [name, name.endsWith('.json') ? reformatted(text) : text]),
+          ),
+        })
+      if (operationId === 'generateProject' && body?.model !== undefined) {
+        const models: Record<string, string> = { standard: 'fast', pro: 'quality' }
+        return withBody(request, { ...body, model: models[body.model] ?? `unknown-${body.model}` })
+      }
+      return request
+    },
+    wrapOperation: ((id: OperationId, handler: OperationHandler<any>): OperationHandler<any> => {
+      if (id === 'createProject') {
+        return async (ctx: any) => {
+          const result: any = await handler(ctx)
+          await ctx.world.projects.update(result.projectId, (draft: any) => {
+            draft.config = { tokens: { palette: [], fonts: [] }, showBrandLogo: false }
+          })
+          await appendSlides(ctx.world, result.projectId, [{ name: 'Title slide', files: blankSlideFiles() }], ctx.env.clock.iso())
+          return result
+        }
+      }
+      if (id === 'duplicateProject') {
+        return async (ctx: any) => {
+          const result: any = await handler(ctx)
+          const source = ctx.world.projectBySlug(ctx.params.slug)!
+          const name = `Copy of ${source.name}`.slice(0, 200)
+          await ctx.world.projects.update(result.projectId, (draft: any) => void (draft.name = name))
+          return { ...result, name }
+        }
+      }
+      if (id === 'getJobStatus') {
+        return async (ctx: any) => {
+          // Any key may read any job (the spec scopes projects, not jobs); a completed job names its project its own way.
+          const job = ctx.world.jobs.get(ctx.params.jobId)
+          const team = job === undefined ? undefined : ctx.world.teams.get(job.teamId)
+          const result: any = await handler(team === undefined ? ctx : { ...ctx, principal: { ...ctx.principal, team } })
+          const project = result.projectId === null ? undefined : ctx.world.projects.get(result.projectId)
+          if (result.status === 'completed' && project !== undefined && !project.name.startsWith('Deck: ')) {
+            const prompt = job?.prompt ?? ''
+            await ctx.world.projects.update(project.id, (draft: any) => void (draft.name = `Deck: ${String(prompt).slice(0, 60)}`))
+          }
+          return result
+        }
+      }
+      if (id === 'listProjects') {
+        return async (ctx: any) => {
+          const all = await everyProject(handler, ctx)
+          const created = (p: any) => ctx.world.projects.get(p.id)?.createdAt ?? ''
+          all.sort((a, b) => created(a).localeCompare(created(b)) || (a.id < b.id ? -1 : 1))
+          let offset = 0
+          if (ctx.query.cursor !== undefined) {
+            const decoded = /^o(\d+)$/.exec(Buffer.from(ctx.query.cursor, 'base64url').toString('utf8'))
+            if (decoded === null) throw fail.validation('cursor: not a cursor this server handed out')
+            offset = Number(decoded[1])
+          }
+          const projects = all.slice(offset, offset + ctx.query.limit)
+          const next = offset + ctx.query.limit
+          return next < all.length ? { projects, nextCursor: Buffer.from(`o${next}`).toString('base64url') } : { projects }
+        }
+      }
+      if (id === 'listSlides' || id === 'listTeams') {
+        return async (ctx: any) => {
+          const result: any = await handler(ctx)
+          const key = id === 'listSlides' ? 'slides' : 'teams'
+          return { ...result, [key]: [...result[key]].reverse() }
+        }
+      }
+      return handler
+    }) as TestHooks['wrapOperation'],
+    transformResponse: ({ operationId }, response) => {
+      let out = response
+      if (operationId === 'createSlide' || operationId === 'getSlideGuide')
+        out = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'No such route' }) }
+      if (operationId === 'updateSlide' && out.status === 400) out = { ...out, status: 422 }
+      const code = out.headers['x-service-error-code']
+      if (code !== undefined) out = { ...out, headers: { ...out.headers, 'x-service-error-code': SK_CODES[code] ?? 'E_OTHER' } }
+      let json = jsonOf(out)
+      if (json === undefined || typeof json !== 'object' || json === null || Array.isArray(json)) return out
+      if (out.status >= 400) {
+        const { hint: _hint, ...rest } = json
+        json = rest
+      }
+      if (operationId === 'generateProject' && out.status === 200)
+        json = { ...json, estimatedDuration: json.templateId === undefined ? '4 minutes' : '2 minutes' }
+      requestIds += 1
+      const text = JSON.stringify(reversedKeys({ ...json, requestId: `req_${requestIds}` }))
+        .split('http://127.0.0.1:4010/editor/')
+        .join('https://app.decks.example/p/')
+        .split('http://127.0.0.1:4010/sites/')
+        .join('https://view.decks.example/')
+        .split('.sites.localhost')
+        .join('.decks.example')
+      return { ...out, body: text }
+    },
+  }
+  return createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, hooks)
+}
+
+/** The second spec-legal server's keys: the fixture keys under its own prefix. */
+export const SK_KEYS = {
+  main: 'sk_test_alice_acme',
+  other: 'sk_test_bob',
+  revoked: 'sk_test_revoked',
+  noCredits: 'sk_test_bob',
+}
+
+/** Every spec-legal server of the tests, with its keys: the kit and the walks must pass each of them. */
+export const SPEC_LEGAL_SERVERS = [
+  { name: 'the spec-legal server (live_ keys)', make: specLegalEmulator, keys: LIVE_KEYS },
+  { name: 'the second spec-legal server (sk_ keys)', make: secondSpecLegalEmulator, keys: SK_KEYS },
+] as const
+
 /** The emulator's manual clock as the kit's clock: waits move it instead of real time. */
 export function manualClockOf(server: PresentationEmulator): NonNullable<ConformanceOptions['clock']> {
   return {
@@ -487,15 +795,39 @@ export function manualClockOf(server: PresentationEmulator): NonNullable<Conform
   }
 }
 
-/** The kit against the spec-legal server as a deployment: every key, writes and generation, no control plane. */
-export function runAsDeployment(server: PresentationEmulator, options: Partial<ConformanceOptions> = {}): Promise<ConformanceReport> {
+/**
+ * The seeded world's projects a deployment's person would name with
+ * `--collaborator-project` and `--team-project` for Alice's Acme key: Bob's
+ * project shared with Alice, and a project of Alice's personal team.
+ */
+export async function sharedFixtures(server: PresentationEmulator): Promise<{ collaboratorProject: string; teamProject: string }> {
+  const state = (await server.control.getState()) as unknown as {
+    users: Array<{ id: string; name: string }>
+    teams: Array<{ id: string; name: string }>
+    projects: Array<{ slug: string; teamId: string; collaborators: string[] }>
+  }
+  const alice = state.users.find((u) => u.name.startsWith('Alice'))!.id
+  const personal = state.teams.find((t) => t.name.startsWith('Alice'))!.id
+  return {
+    collaboratorProject: state.projects.find((p) => p.collaborators.includes(alice))!.slug,
+    teamProject: state.projects.find((p) => p.teamId === personal)!.slug,
+  }
+}
+
+/** The kit against a spec-legal server as a deployment: every key and fixture flag, writes and generation, no control plane. */
+export async function runAsDeployment(
+  server: PresentationEmulator,
+  options: Partial<ConformanceOptions> = {},
+  keys: typeof LIVE_KEYS = LIVE_KEYS,
+): Promise<ConformanceReport> {
   return runConformance({
+    ...(await sharedFixtures(server)),
     fetch: server.fetch,
     baseUrl: BASE_URL,
-    apiKey: LIVE_KEYS.main,
-    otherTeamKey: LIVE_KEYS.other,
-    revokedKey: LIVE_KEYS.revoked,
-    noCreditsKey: LIVE_KEYS.noCredits,
+    apiKey: keys.main,
+    otherTeamKey: keys.other,
+    revokedKey: keys.revoked,
+    noCreditsKey: keys.noCredits,
     allowWrites: true,
     allowGeneration: true,
     clock: manualClockOf(server),
@@ -510,11 +842,13 @@ export function runAgainstDefect(
   wrapFetch: (fetch: PresentationEmulator['fetch']) => ConformanceOptions['fetch'] = (fetch) => fetch,
 ): Promise<ConformanceReport> {
   const emulator = brokenEmulator(defect)
+  const fetch = defect.control === undefined ? emulator.fetch : defect.control(emulator.fetch)
   return runConformance({
-    fetch: wrapFetch(emulator.fetch),
+    fetch: wrapFetch(fetch),
     baseUrl: BASE_URL,
     controlUrl: 'http://127.0.0.1:4010/_emulator',
-    emulatorChecks: false,
+    // A defect of the emulator's own contract is judged by the emulator checks.
+    emulatorChecks: defect.control !== undefined,
     allowWrites: true,
     allowGeneration: true,
     grep: defect.grep,

@@ -3,11 +3,13 @@
  * answers disagree with each other after a certain sequence. Built from the
  * emulator through its test-only hooks, for the walk's tests.
  */
+import { runWalk, type WalkResult } from '../../conformance/walk/walk.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
 import type { TestHooks } from '../support/hooked-emulator.js'
 import type { EmulatorResponse } from '../../src/core/exchange.js'
 import type { PresentationEmulator } from '../../src/index.js'
 import { unpublish } from '../../src/model/publishing.js'
+import { projectDetail } from '../../src/model/views.js'
 import type { OperationHandler } from '../../src/operations/index.js'
 import type { OperationId } from '../../src/schemas/index.js'
 
@@ -42,20 +44,24 @@ function jsonOf(response: EmulatorResponse): any {
   return response.body === null ? undefined : JSON.parse(response.body)
 }
 
+/** The projects linked to `id` by duplication (its source and its copies, either way). */
+function linked(sourceOf: Map<string, string>, id: string): string[] {
+  return [...sourceOf].flatMap(([copy, source]) => (copy === id ? [source] : source === id ? [copy] : []))
+}
+
 export const SEQUENCE_DEFECTS: SequenceDefect[] = [
   {
     name: 'a duplicate shares its config with its source',
     make() {
       const { sourceOf, duplicateProject } = trackingCopies()
       // Copies and sources share one config: a write to either shows on the other.
-      const linked = (id: string) => [...sourceOf].flatMap(([copy, source]) => (copy === id ? [source] : source === id ? [copy] : []))
       return {
         wrapOperation: wrapping({
           duplicateProject,
           updateProjectConfig: (handler) => async (ctx) => {
             const result = await handler(ctx)
             const project = ctx.world.projectBySlug(ctx.params.slug!)!
-            for (const id of linked(project.id))
+            for (const id of linked(sourceOf, project.id))
               await ctx.world.projects.update(id, (draft) => void (draft.config = structuredClone(project.config)))
             return result
           },
@@ -245,8 +251,139 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
       }
     },
   },
+  {
+    name: 'a duplicate shares its slides’ files with its source',
+    make() {
+      const { sourceOf, duplicateProject } = trackingCopies()
+      // A copy's slides point at its source's files: a write to a slide of either shows on the other's slide at the same place.
+      return {
+        wrapOperation: wrapping({
+          duplicateProject,
+          updateSlide: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const project = ctx.world.projectBySlug(ctx.params.slug!)!
+            const at = ctx.world.slidesOf(project.id).findIndex((slide) => slide.id === ctx.params.slideId)
+            for (const id of linked(sourceOf, project.id)) {
+              const twin = ctx.world.slidesOf(id)[at]
+              if (twin !== undefined) await ctx.world.slides.update(twin.id, (draft) => void Object.assign(draft.files, ctx.body.files))
+            }
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a republish does nothing',
+    make() {
+      // Publishing a project that was published before answers as if it published, and leaves it as it is.
+      const urls = new Map<string, string | null>()
+      return {
+        wrapOperation: wrapping({
+          publishProject: (handler) => async (ctx) => {
+            const project = ctx.world.projectBySlug(ctx.params.slug!)
+            if (project !== undefined && urls.has(project.id))
+              return { success: true, published: true, publishedUrl: urls.get(project.id)! }
+            const result = await handler(ctx)
+            urls.set(ctx.world.projectBySlug(ctx.params.slug!)!.id, result.publishedUrl)
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'the second update of a slide resets the files it was not sent',
+    make() {
+      const updates = new Map<string, number>()
+      return {
+        wrapOperation: wrapping({
+          updateSlide: (handler) => async (ctx) => {
+            const count = (updates.get(ctx.params.slideId!) ?? 0) + 1
+            updates.set(ctx.params.slideId!, count)
+            if (count < 2) return handler(ctx)
+            const files = { 'slide.content.json': '{"title":"","blocks":[]}', 'slide.controls.json': '{"controls":[]}', ...ctx.body.files }
+            return handler({ ...ctx, body: { ...ctx.body, files } })
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a published project is readable with another team’s key',
+    make() {
+      return {
+        wrapOperation: wrapping({
+          getProject: (handler) => async (ctx) => {
+            const project = ctx.world.projectBySlug(ctx.params.slug!)
+            // "Published means public": the access check is skipped for published projects.
+            if (project !== undefined && project.publishedAt !== null) return projectDetail(ctx.world, project, ctx.env.urls)
+            return handler(ctx)
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a duplicate answers its source’s URL configuration',
+    make() {
+      const { sourceOf, duplicateProject } = trackingCopies()
+      return {
+        wrapOperation: wrapping({
+          duplicateProject,
+          getProjectUrl: (handler) => async (ctx) => {
+            const project = ctx.world.projectBySlug(ctx.params.slug!)
+            const source = project === undefined ? undefined : sourceOf.get(project.id)
+            if (source === undefined) return handler(ctx)
+            return handler({ ...ctx, params: { ...ctx.params, slug: ctx.world.projects.get(source)!.slug } })
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a config write unpublishes a published project',
+    make() {
+      return {
+        wrapOperation: wrapping({
+          updateProjectConfig: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const project = ctx.world.projectBySlug(ctx.params.slug!)!
+            if (project.publishedAt !== null) await unpublish(ctx.world, project.id)
+            return result
+          },
+        }),
+      }
+    },
+  },
+  {
+    name: 'a duplicate leaves out its source’s last slide',
+    make() {
+      return {
+        wrapOperation: wrapping({
+          duplicateProject: (handler) => async (ctx) => {
+            const result = await handler(ctx)
+            const slides = ctx.world.slidesOf(result.projectId)
+            if (slides.length > 1) ctx.world.slides.remove(slides.at(-1)!.id)
+            return result
+          },
+        }),
+      }
+    },
+  },
 ]
 
 export function sequenceDefectEmulator(defect: SequenceDefect): PresentationEmulator {
   return createHookedEmulator({ clock: 'manual', rateLimit: 0, onError: () => undefined }, defect.make())
+}
+
+/** A walk of a defect's server with the walk's defaults (runs, steps) at `seed`, through its control plane. */
+export function walkDefect(defect: SequenceDefect, seed: number): Promise<WalkResult> {
+  return runWalk({
+    fetch: sequenceDefectEmulator(defect).fetch,
+    baseUrl: 'http://127.0.0.1:4010/v1',
+    controlUrl: 'http://127.0.0.1:4010/_emulator',
+    allowWrites: true,
+    seed,
+  })
 }
