@@ -1,0 +1,179 @@
+/**
+ * The renderer frame (`/_emulator/assets/render/renderer.html`, loaded by a
+ * page in `<iframe sandbox="allow-scripts">`, and sandboxed by its own CSP
+ * when opened directly): it runs components, one fresh worker per render,
+ * and answers the page with sanitised markup or an error.
+ *
+ * - It takes requests only from the page that framed it (`event.source`)
+ *   and answers only that page, on the emulator's origin.
+ * - Each render gets a new dedicated worker, started from a `blob:` script
+ *   this frame writes: `importScripts` of React and the worker's own script
+ *   (both from `/_emulator/assets/render/`, the only scripts the frame's
+ *   CSP allows, which the worker inherits), then the slide's transpiled
+ *   code wrapped in a function that runs when called.
+ * - A render answers on its own `MessagePort`. Its clock starts when the
+ *   worker says it has started the slide's code: after
+ *   `RENDER_TIMEOUT_MS`, or on any failure, the worker is ended.
+ * - At most `MAX_CONCURRENT_RENDERS` run at once; the rest wait in order.
+ * - Markup over `MAX_MARKUP_CHARS` is refused unread; the rest is
+ *   sanitised before it leaves the frame.
+ */
+import {
+  MAX_CODE_CHARS,
+  MAX_CONCURRENT_RENDERS,
+  MAX_FILE_CHARS,
+  MAX_MARKUP_CHARS,
+  RENDER_ASSETS,
+  RENDER_TIMEOUT_MS,
+  START_TIMEOUT_MS,
+} from '../limits.js'
+import { type FromRenderer, type FromWorker, RENDER_PROTOCOL, type RenderError, type ToRenderer, type WorkerInit } from '../protocol.js'
+import { readableReactError, slidePositionInStack, slidePositionOf } from './errors.js'
+import { createSanitizer } from './sanitize.js'
+
+interface Job {
+  id: string
+  code: string
+  mappings: string
+  init: WorkerInit
+}
+
+const script = document.currentScript as HTMLScriptElement
+const prefix = new URL('./', script.src).href
+const origin = new URL(prefix).origin
+/** `?v=…` of this script: the worker's scripts are asked for with the same version. */
+const version = new URL(script.src).search
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const text = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max
+
+/** A request from the page, checked field by field; anything else is ignored. */
+function readRequest(data: unknown): ToRenderer | undefined {
+  if (!isRecord(data) || data.protocol !== RENDER_PROTOCOL || !text(data.id, 200)) return undefined
+  if (data.type === 'cancel') return { protocol: RENDER_PROTOCOL, type: 'cancel', id: data.id }
+  if (data.type !== 'render' || !isRecord(data.slide) || !isRecord(data.props)) return undefined
+  const { code, mappings, content, controls } = data.slide
+  if (!text(code, MAX_CODE_CHARS) || !text(mappings, MAX_CODE_CHARS) || !text(content, MAX_FILE_CHARS) || !text(controls, MAX_FILE_CHARS)) {
+    return undefined
+  }
+  return { protocol: RENDER_PROTOCOL, type: 'render', id: data.id, slide: { code, mappings, content, controls }, props: data.props }
+}
+
+function start(): void {
+  const page = window.parent
+  const sanitizer = createSanitizer({ origin, base: prefix, allowed: [] })
+  const queue: Job[] = []
+  let running = 0
+
+  const answer = (message: FromRenderer) => page.postMessage(message, origin)
+
+  function failure(job: Job, error: RenderError): void {
+    answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: false, error })
+  }
+
+  function run(job: Job): void {
+    running++
+    const source = `importScripts(${JSON.stringify(prefix + RENDER_ASSETS.react + version)}, ${JSON.stringify(prefix + RENDER_ASSETS.workerScript + version)});\nself.__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n${job.code}\n})() };\n`
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }))
+    const channel = new MessageChannel()
+    let worker: Worker
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let finished = false
+    const finish = (result: { ok: true; html: string } | { ok: false; error: RenderError }) => {
+      if (finished) return
+      finished = true
+      clearTimeout(timer)
+      worker?.terminate()
+      channel.port1.close()
+      URL.revokeObjectURL(url)
+      if (result.ok) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html })
+      else failure(job, result.error)
+      running--
+      pump()
+    }
+    const fail = (error: RenderError) => finish({ ok: false, error })
+    try {
+      worker = new Worker(url, { name: `slide render ${job.id}` })
+    } catch (error) {
+      fail({ kind: 'crashed', message: `The renderer could not start a worker: ${String(error)}` })
+      return
+    }
+    timer = setTimeout(
+      () => fail({ kind: 'crashed', message: `The renderer's worker did not start within ${START_TIMEOUT_MS / 1000} s.` }),
+      START_TIMEOUT_MS,
+    )
+    worker.addEventListener('error', (event) => {
+      event.preventDefault()
+      const position = event.filename === url ? slidePositionOf(event.lineno, event.colno, job.mappings) : undefined
+      fail({
+        kind: 'runtime',
+        message: readableReactError(String(event.message || 'The component failed outside its render')).replace(/^Uncaught /, ''),
+        ...position,
+      })
+    })
+    channel.port1.addEventListener('messageerror', () =>
+      fail({ kind: 'crashed', message: 'The component sent something that cannot be read.' }),
+    )
+    channel.port1.addEventListener('message', (event: MessageEvent<FromWorker>) => {
+      const message: unknown = event.data
+      if (!isRecord(message)) return
+      if (message.type === 'started') {
+        clearTimeout(timer)
+        timer = setTimeout(
+          () =>
+            fail({
+              kind: 'timeout',
+              message: `The component did not finish within ${RENDER_TIMEOUT_MS / 1000} s, so it was stopped (an endless loop, or far too much work).`,
+            }),
+          RENDER_TIMEOUT_MS,
+        )
+      } else if (message.type === 'done') {
+        const html: unknown = message.html
+        if (typeof html !== 'string') fail({ kind: 'crashed', message: 'The render gave no markup.' })
+        else if (html.length > MAX_MARKUP_CHARS) {
+          fail({
+            kind: 'too-large',
+            message: `The component's markup is ${html.length.toLocaleString('en')} characters, over the ${MAX_MARKUP_CHARS.toLocaleString('en')} a slide may have, so it is not shown.`,
+          })
+        } else finish({ ok: true, html: sanitizer.toString(html) })
+      } else if (message.type === 'failed') {
+        const kind = message.kind === 'import' || message.kind === 'no-default-export' ? message.kind : 'runtime'
+        const stack = typeof message.stack === 'string' ? message.stack.slice(0, 20_000) : ''
+        const position = slidePositionInStack(stack, url, job.mappings)
+        fail({ kind, message: readableReactError(String(message.message).slice(0, 2_000)), ...position })
+      }
+    })
+    channel.port1.start()
+    worker.postMessage(job.init, [channel.port2])
+  }
+
+  function pump(): void {
+    while (running < MAX_CONCURRENT_RENDERS && queue.length > 0) run(queue.shift()!)
+  }
+
+  window.addEventListener('message', (event) => {
+    if (event.source !== page) return
+    const request = readRequest(event.data)
+    if (request === undefined) return
+    if (request.type === 'cancel') {
+      const at = queue.findIndex((job) => job.id === request.id)
+      if (at !== -1) queue.splice(at, 1)
+      return
+    }
+    queue.push({
+      id: request.id,
+      code: request.slide.code,
+      mappings: request.slide.mappings,
+      init: { content: request.slide.content, controls: request.slide.controls, props: request.props },
+    })
+    pump()
+  })
+  answer({ protocol: RENDER_PROTOCOL, type: 'ready' })
+}
+
+if (window.parent === window) {
+  document.body.textContent =
+    'This is the emulator’s slide renderer: the editor and the published sites run slides in it. Opened on its own, it does nothing.'
+} else {
+  start()
+}
