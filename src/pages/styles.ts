@@ -227,7 +227,7 @@ html:not(.overview):not(.presenting) .viewer-editor:has(> .controls-panel:not([h
   .topbar{flex-wrap:wrap;gap:.5rem .7rem;padding:.55rem .8rem}
   .deck-heading{flex-basis:100%;order:2;flex-wrap:wrap;gap:.35rem .6rem}
   .deck-heading h1{flex-basis:100%;white-space:normal}
-  .tools{margin-left:auto}
+  .tools{margin-left:auto;flex:0 1 auto;min-width:0;flex-wrap:wrap;justify-content:flex-end}
   .filmstrip{flex-direction:row;border-right:0;border-top:1px solid #cbd5e1;padding:.5rem .6rem}
   .thumb{width:7.5rem;flex:none}
   .viewer-site .thumb{width:7.5rem}

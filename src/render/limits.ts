@@ -67,6 +67,18 @@ export function isRenderAssetPath(path: string): boolean {
  */
 export const WORKER_CODE_LINE_OFFSET = 2
 
+/**
+ * Whether a slide may load an image from this path of the emulator's own
+ * origin: anything but its API (`/v1`) and its control plane (`/_emulator`,
+ * apart from its assets). Both the component view and the content view
+ * hold to it, so no slide makes the browser call the API or read the
+ * control plane.
+ */
+export function imagePathAllowed(path: string): boolean {
+  if (path === '/v1' || path.startsWith('/v1/')) return false
+  return !(path === '/_emulator' || (path.startsWith('/_emulator/') && !path.startsWith('/_emulator/assets/')))
+}
+
 /** The query parameter of a display frame's address naming a remote image its slide's content allows (`--allow-remote-images`). */
 export const IMAGE_PARAM = 'img'
 

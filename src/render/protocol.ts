@@ -13,12 +13,13 @@ import type { SlideFileProblem } from '../model/slide-validation.js'
 
 export const RENDER_PROTOCOL = 'presentation-emulator/render@1'
 
-/** What the renderer needs of one slide: its transpiled component and its two JSON files, as text. */
+/** What the renderer needs of one slide: its transpiled component, its two JSON files as text, and the remote images its content names (allowed with `--allow-remote-images`). */
 export interface RenderSlide {
   code: string
   mappings: string
   content: string
   controls: string
+  images: string[]
 }
 
 /** Page → renderer frame. */

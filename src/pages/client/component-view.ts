@@ -281,7 +281,13 @@ export class ComponentView {
         protocol: RENDER_PROTOCOL,
         type: 'render',
         id,
-        slide: { code: state.data.code ?? '', mappings: state.data.mappings, content: state.data.content, controls: state.data.controls },
+        slide: {
+          code: state.data.code ?? '',
+          mappings: state.data.mappings,
+          content: state.data.content,
+          controls: state.data.controls,
+          images: state.data.images,
+        },
         props: this.#props(state),
       }
       frame.contentWindow?.postMessage(request, '*')

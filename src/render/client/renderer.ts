@@ -23,18 +23,21 @@ import {
   MAX_CONCURRENT_RENDERS,
   MAX_FILE_CHARS,
   MAX_MARKUP_CHARS,
+  MAX_REMOTE_IMAGE_URL,
+  MAX_REMOTE_IMAGES,
   RENDER_ASSETS,
   RENDER_TIMEOUT_MS,
   START_TIMEOUT_MS,
 } from '../limits.js'
 import { type FromRenderer, type FromWorker, RENDER_PROTOCOL, type RenderError, type ToRenderer, type WorkerInit } from '../protocol.js'
 import { readableReactError, slidePositionInStack, slidePositionOf } from './errors.js'
-import { createSanitizer } from './sanitize.js'
+import { createSanitizer, type ResourcePolicy } from './sanitize.js'
 
 interface Job {
   id: string
   code: string
   mappings: string
+  images: string[]
   init: WorkerInit
 }
 
@@ -52,16 +55,20 @@ function readRequest(data: unknown): ToRenderer | undefined {
   if (!isRecord(data) || data.protocol !== RENDER_PROTOCOL || !text(data.id, 200)) return undefined
   if (data.type === 'cancel') return { protocol: RENDER_PROTOCOL, type: 'cancel', id: data.id }
   if (data.type !== 'render' || !isRecord(data.slide) || !isRecord(data.props)) return undefined
-  const { code, mappings, content, controls } = data.slide
+  const { code, mappings, content, controls, images } = data.slide
   if (!text(code, MAX_CODE_CHARS) || !text(mappings, MAX_CODE_CHARS) || !text(content, MAX_FILE_CHARS) || !text(controls, MAX_FILE_CHARS)) {
     return undefined
   }
-  return { protocol: RENDER_PROTOCOL, type: 'render', id: data.id, slide: { code, mappings, content, controls }, props: data.props }
+  if (!Array.isArray(images) || images.length > MAX_REMOTE_IMAGES || !images.every((url) => text(url, MAX_REMOTE_IMAGE_URL)))
+    return undefined
+  return { protocol: RENDER_PROTOCOL, type: 'render', id: data.id, slide: { code, mappings, content, controls, images }, props: data.props }
 }
 
 function start(): void {
   const page = window.parent
-  const sanitizer = createSanitizer({ origin, base: prefix, allowed: [] })
+  // One sanitiser; each render's remote images (its content's, with --allow-remote-images) are set just before it runs.
+  const policy: ResourcePolicy = { origin, base: prefix, allowed: [] }
+  const sanitizer = createSanitizer(policy)
   const queue: Job[] = []
   let running = 0
 
@@ -135,7 +142,10 @@ function start(): void {
             kind: 'too-large',
             message: `The component's markup is ${html.length.toLocaleString('en')} characters, over the ${MAX_MARKUP_CHARS.toLocaleString('en')} a slide may have, so it is not shown.`,
           })
-        } else finish({ ok: true, html: sanitizer.toString(html) })
+        } else {
+          policy.allowed = job.images
+          finish({ ok: true, html: sanitizer.toString(html) })
+        }
       } else if (message.type === 'failed') {
         const kind = message.kind === 'import' || message.kind === 'no-default-export' ? message.kind : 'runtime'
         const stack = typeof message.stack === 'string' ? message.stack.slice(0, 20_000) : ''
@@ -164,6 +174,7 @@ function start(): void {
       id: request.id,
       code: request.slide.code,
       mappings: request.slide.mappings,
+      images: request.slide.images,
       init: { content: request.slide.content, controls: request.slide.controls, props: request.props },
     })
     pump()

@@ -17,6 +17,7 @@
  * - a link keeps only an in-page `#fragment`.
  */
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify'
+import { imagePathAllowed } from '../limits.js'
 
 /** Elements that never reach a document. */
 export const FORBIDDEN_TAGS = [
@@ -63,13 +64,6 @@ export interface ResourcePolicy {
   allowed: readonly string[]
 }
 
-/** Paths of the emulator's origin a slide may not load: its API and control plane (only its assets). */
-function ownPathAllowed(path: string): boolean {
-  if (path === '/v1' || path.startsWith('/v1/')) return false
-  if (path === '/_emulator' || (path.startsWith('/_emulator/') && !path.startsWith('/_emulator/assets/'))) return false
-  return true
-}
-
 /** Whether a slide may load `raw` (an attribute value or a CSS URL, as written). */
 export function resourceAllowed(raw: string, policy: ResourcePolicy): boolean {
   const value = raw.trim()
@@ -82,7 +76,7 @@ export function resourceAllowed(raw: string, policy: ResourcePolicy): boolean {
   } catch {
     return false
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === policy.origin && ownPathAllowed(url.pathname)
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === policy.origin && imagePathAllowed(url.pathname)
 }
 
 /** The URLs of a `srcset` (each candidate's first token). */
@@ -171,6 +165,9 @@ const CONFIG: Config = {
   FORBID_ATTR: FORBIDDEN_ATTRIBUTES,
   ALLOW_DATA_ATTR: true,
   ALLOW_UNKNOWN_PROTOCOLS: false,
+  // A component's ids and names stay as written (`id="title"` included): DOMPurify's guard against DOM
+  // clobbering protects scripts that read `document.<name>`, and the frames' scripts keep what they use before any markup arrives.
+  SANITIZE_DOM: false,
 }
 
 /** A sanitiser for one frame, with its resource policy. */
