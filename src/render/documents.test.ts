@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../index.js'
-import { RENDER_VERSION } from './client/bundle.generated.js'
+import { createHash } from 'node:crypto'
+import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from './client/bundle.generated.js'
 import { displayPolicy, imageSource, rendererPolicy, requestOrigin } from './documents.js'
 import { RENDER_ASSET_NAMES } from './limits.js'
 
 const ORIGIN = 'http://127.0.0.1:4010'
+const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`
 const request = (host?: string) => ({ method: 'GET', path: '/', query: '', headers: host === undefined ? {} : { host }, body: null })
 
 /** The directives of a Content-Security-Policy. */
@@ -47,8 +49,8 @@ describe('imageSource', () => {
 })
 
 describe('the frames’ policies', () => {
-  it('sandbox the renderer frame, allow scripts only from the renderer’s path and workers only from blob:, and nothing else', () => {
-    const policy = directives(rendererPolicy(ORIGIN))
+  it('sandbox the renderer frame, allow only its own inline script (by hash) and workers from blob:, and nothing else', () => {
+    const policy = directives(rendererPolicy())
     expect(Object.fromEntries(policy)).toEqual({
       sandbox: 'allow-scripts',
       'default-src': "'none'",
@@ -57,7 +59,7 @@ describe('the frames’ policies', () => {
       'form-action': "'none'",
       'base-uri': "'none'",
       'frame-ancestors': "'self'",
-      'script-src': `${ORIGIN}/_emulator/assets/render/`,
+      'script-src': hashOf(RENDERER_JS),
       'worker-src': 'blob:',
       'style-src': "'unsafe-inline'",
     })
@@ -68,7 +70,7 @@ describe('the frames’ policies', () => {
     expect(offline.get('img-src')).toBe(`data: ${ORIGIN}`)
     expect(offline.get('worker-src')).toBe("'none'")
     expect(offline.get('connect-src')).toBe("'none'")
-    expect(offline.get('script-src')).toBe(`${ORIGIN}/_emulator/assets/render/`)
+    expect(offline.get('script-src')).toBe(hashOf(DISPLAY_JS))
     const online = directives(displayPolicy(ORIGIN, ['https://images.example.com/a.png?w=1', 'javascript:x']))
     expect(online.get('img-src')).toBe(`data: ${ORIGIN} https://images.example.com/a.png`)
   })
@@ -88,38 +90,35 @@ describe('serving the renderer’s assets', () => {
     await Promise.all([emulator.close(), guarded.close(), online.close()])
   })
 
-  it('serves each, typed, nosniff, without the admin token (they hold no data)', async () => {
-    for (const name of RENDER_ASSET_NAMES) {
+  it('serves each document, typed, nosniff, with its script inline, without the admin token (they hold no data)', async () => {
+    expect(RENDER_ASSET_NAMES).toEqual(['renderer.html', 'slide.html'])
+    for (const [name, script] of [
+      ['renderer.html', RENDERER_JS],
+      ['slide.html', DISPLAY_JS],
+    ] as const) {
       const response = await guarded.fetch(`${ORIGIN}/_emulator/assets/render/${name}?v=${RENDER_VERSION}`)
       expect(response.status, name).toBe(200)
-      expect(response.headers.get('content-type')).toBe(
-        name.endsWith('.html') ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8',
-      )
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
       expect(response.headers.get('x-content-type-options')).toBe('nosniff')
       expect(response.headers.get('referrer-policy')).toBe('no-referrer')
-      expect((await response.text()).length).toBeGreaterThan(100)
+      const html = await response.text()
+      expect(html).toContain(`<script>${script}</script>`)
+      // Nothing in the script ends its element early: the first "</script" is the element's own end, and no "<!--" comes before it.
+      expect(html.search(/<\/script/i)).toBe(html.indexOf(script) + script.length)
+      expect(script).not.toMatch(/<!--/)
     }
-    expect((await guarded.fetch(`${ORIGIN}/_emulator/assets/render/nope.js`)).status).toBe(401)
-    expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/nope.js`)).status).toBe(404)
-    expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/react.js`, { method: 'POST' })).status).toBe(405)
+    expect(RENDERER_JS).toContain('renderToStaticMarkup')
+    expect((await guarded.fetch(`${ORIGIN}/_emulator/assets/render/react.js`)).status).toBe(401)
+    expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/react.js`)).status).toBe(404)
+    expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/slide.html`, { method: 'POST' })).status).toBe(405)
   })
 
-  it('lets a browser keep the scripts for good when asked with the current version, and revalidate them otherwise', async () => {
-    const current = await emulator.fetch(`${ORIGIN}/_emulator/assets/render/react.js?v=${RENDER_VERSION}`)
-    expect(current.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-    expect(await current.text()).toContain('renderToStaticMarkup')
-    const unversioned = await emulator.fetch(`${ORIGIN}/_emulator/assets/render/react.js`)
-    expect(unversioned.headers.get('cache-control')).toBe('no-cache')
-    const etag = unversioned.headers.get('etag')!
-    expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/react.js`, { headers: { 'if-none-match': etag } })).status).toBe(304)
-  })
-
-  it('sends each document with its own policy and never lets it be cached (the policy depends on the address and the options)', async () => {
+  it('sends each document with its own policy, cached only for its exact versioned address (the policy depends on the address)', async () => {
     const renderer = await emulator.fetch(`${ORIGIN}/_emulator/assets/render/renderer.html?v=${RENDER_VERSION}`)
-    expect(renderer.headers.get('cache-control')).toBe('no-store')
+    expect(renderer.headers.get('cache-control')).toBe('private, max-age=31536000, immutable')
+    expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/renderer.html`)).headers.get('cache-control')).toBe('no-store')
     expect(renderer.headers.get('x-dns-prefetch-control')).toBe('off')
     expect(directives(renderer.headers.get('content-security-policy')!).get('sandbox')).toBe('allow-scripts')
-    expect(await renderer.text()).toContain(`<script src="renderer.js?v=${RENDER_VERSION}"></script>`)
     const image = encodeURIComponent('https://images.example.com/a.png?w=1')
     const offline = await emulator.fetch(`${ORIGIN}/_emulator/assets/render/slide.html?img=${image}`)
     expect(directives(offline.headers.get('content-security-policy')!).get('img-src')).toBe(`data: ${ORIGIN}`)

@@ -1,28 +1,32 @@
 /**
- * The renderer's documents and scripts, served by the emulator under
+ * The renderer's documents, served by the emulator under
  * `/_emulator/assets/render/` (assets: the same for everyone, holding no
  * data, served without the admin token):
  *
  * | name | what |
  * |---|---|
- * | `renderer.html`, `renderer.js` | the renderer frame: runs components, one worker per render |
- * | `worker.js` | the first script of each worker |
- * | `react.js` | React 19 and `renderToStaticMarkup`, loaded by each worker |
- * | `slide.html`, `slide.js` | a display frame: shows one slide's sanitised markup |
+ * | `renderer.html` | the renderer frame: runs components, one worker per render (React is in its script) |
+ * | `slide.html` | a display frame: shows one slide's sanitised markup |
  *
- * Each document is sent with its own Content-Security-Policy, which
- * includes `sandbox allow-scripts`, so it is sandboxed (an opaque origin,
- * no forms, popups, modals or top navigation) however it is opened, and
- * loads scripts only from that path of the emulator's origin: a component
- * cannot `importScripts('/_emulator/state')`. The workers a renderer frame
- * starts from `blob:` scripts inherit its policy.
+ * Each is sent with its own Content-Security-Policy, which includes
+ * `sandbox allow-scripts`, so it is sandboxed (an opaque origin, no forms,
+ * popups, modals or top navigation) however it is opened. Its one script
+ * is inline and allowed by its SHA-256 alone: no script can be loaded from
+ * anywhere, so a component cannot `importScripts('/_emulator/state')` nor
+ * `import()` a module. The workers a renderer frame starts from `blob:`
+ * scripts inherit its policy. (Inline rather than a script file: a
+ * sandboxed frame's own requests are not cached by the browser, so every
+ * frame and every worker fetched its scripts again; measured in
+ * `docs/decisions/0202-render-sandbox.md`.)
  *
  * Requests with `?v=` and the current `RENDER_VERSION` may be cached for
- * good (the pages always ask that way); others are revalidated.
+ * good for that exact address (the pages always ask that way).
  */
+import { sha256 } from '@noble/hashes/sha2.js'
+import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { fail } from '../core/errors.js'
-import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
-import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS, WORKER_JS } from './client/bundle.generated.js'
+import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from './client/bundle.generated.js'
 import {
   IMAGE_PARAM,
   MAX_REMOTE_IMAGE_URL,
@@ -81,24 +85,38 @@ const COMMON = [
   "frame-ancestors 'self'",
 ]
 
-/** The renderer frame's policy: scripts only from the renderer's path, workers only from `blob:` scripts it makes, nothing else. */
-export function rendererPolicy(origin: string): string {
+/** The base64 SHA-256 of a text, as a CSP hash source wants it (pure JavaScript: the same in Node and under msw in a browser). */
+function hashSource(text: string): string {
+  let binary = ''
+  for (const byte of sha256(utf8ToBytes(text))) binary += String.fromCharCode(byte)
+  return `'sha256-${btoa(binary)}'`
+}
+
+let hashes: { renderer: string; display: string } | undefined
+/** The CSP hash sources of the two documents' scripts (computed once). */
+function scriptHashes(): { renderer: string; display: string } {
+  hashes ??= { renderer: hashSource(RENDERER_JS), display: hashSource(DISPLAY_JS) }
+  return hashes
+}
+
+/** The renderer frame's policy: its own inline script alone, workers only from `blob:` scripts it makes, no connection, no image. */
+export function rendererPolicy(): string {
   return [
     'sandbox allow-scripts',
     ...COMMON,
-    `script-src ${origin}${RENDER_ASSET_PATH}`,
+    `script-src ${scriptHashes().renderer}`,
     'worker-src blob:',
     "style-src 'unsafe-inline'",
   ].join('; ')
 }
 
-/** A display frame's policy: its own script, inline styles (the slide's), images from `data:`, the emulator and the given remote URLs. */
+/** A display frame's policy: its own inline script, inline styles (the slide's), images from `data:`, the emulator and the given remote URLs. */
 export function displayPolicy(origin: string, remoteImages: readonly string[] = []): string {
   const remote = remoteImages.map(imageSource).filter((source): source is string => source !== undefined)
   return [
     'sandbox allow-scripts',
     ...COMMON,
-    `script-src ${origin}${RENDER_ASSET_PATH}`,
+    `script-src ${scriptHashes().display}`,
     "style-src 'unsafe-inline'",
     `img-src data: ${origin}${remote.map((source) => ` ${source}`).join('')}`,
     'font-src data:',
@@ -112,7 +130,7 @@ export function rendererDocument(): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta http-equiv="x-dns-prefetch-control" content="off"><title>Slide renderer</title></head>
-<body><script src="${RENDER_ASSETS.rendererScript}?v=${RENDER_VERSION}"></script></body>
+<body><script>${RENDERER_JS}</script></body>
 </html>
 `
 }
@@ -125,60 +143,28 @@ export function displayDocument(): string {
 <style>html,body{margin:0;width:100%;height:100%;overflow:hidden;background:transparent}#slide-root{position:absolute;left:0;top:0;width:${SLIDE_WIDTH}px;height:${SLIDE_HEIGHT}px;transform-origin:0 0;overflow:hidden;container-type:size;background:var(--slide-bg,#fff);color:var(--slide-fg,#0f172a);font-family:var(--slide-font,system-ui,sans-serif)}</style>
 <style id="slide-css"></style>
 </head>
-<body><div id="slide-root"></div><script src="${RENDER_ASSETS.slideScript}?v=${RENDER_VERSION}"></script></body>
+<body><div id="slide-root"></div><script>${DISPLAY_JS}</script></body>
 </html>
 `
 }
 
-const JS = 'text/javascript; charset=utf-8'
-const HTML = 'text/html; charset=utf-8'
-
-async function body(name: string): Promise<{ type: string; text: string }> {
-  switch (name) {
-    case RENDER_ASSETS.rendererDocument:
-      return { type: HTML, text: rendererDocument() }
-    case RENDER_ASSETS.slideDocument:
-      return { type: HTML, text: displayDocument() }
-    case RENDER_ASSETS.rendererScript:
-      return { type: JS, text: RENDERER_JS }
-    case RENDER_ASSETS.slideScript:
-      return { type: JS, text: DISPLAY_JS }
-    case RENDER_ASSETS.workerScript:
-      return { type: JS, text: WORKER_JS }
-    default:
-      // React, the largest by far, loads only when a worker first asks for it.
-      return { type: JS, text: (await import('./client/react.generated.js')).REACT_JS }
-  }
-}
-
-/** Answers a request for one of the renderer's assets (GET or HEAD). */
+/** Answers a request for one of the renderer's documents (GET or HEAD). */
 export async function serveRenderAsset(request: EmulatorRequest, host: RenderHost): Promise<EmulatorResponse> {
   const name = request.path.slice(RENDER_ASSET_PATH.length)
   if (!RENDER_ASSET_NAMES.includes(name)) return fail.notFound('Asset', `no asset "render/${name}"`).toResponse()
   if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
   const query = new URLSearchParams(request.query)
   const current = query.get('v') === RENDER_VERSION
-  const etag = `"render-${RENDER_VERSION}"`
-  const headers: Record<string, string> = {
-    etag,
-    'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
+  const origin = requestOrigin(request, host.publicUrl)
+  const images = host.allowRemoteImages ? query.getAll(IMAGE_PARAM).slice(0, MAX_REMOTE_IMAGES) : []
+  const renderer = name === RENDER_ASSETS.rendererDocument
+  return textResponse(200, request.method === 'HEAD' ? '' : renderer ? rendererDocument() : displayDocument(), 'text/html; charset=utf-8', {
+    'content-security-policy': renderer ? rendererPolicy() : displayPolicy(origin, images),
+    // The policy depends on the address (its host, the images it names): a browser keeps a versioned
+    // document for that address alone, and never an unversioned one (a page opened by hand).
+    'cache-control': current ? 'private, max-age=31536000, immutable' : 'no-store',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-  }
-  const origin = requestOrigin(request, host.publicUrl)
-  if (name === RENDER_ASSETS.rendererDocument) headers['content-security-policy'] = rendererPolicy(origin)
-  if (name === RENDER_ASSETS.slideDocument) {
-    const images = host.allowRemoteImages ? query.getAll(IMAGE_PARAM).slice(0, MAX_REMOTE_IMAGES) : []
-    headers['content-security-policy'] = displayPolicy(origin, images)
-  }
-  if (name.endsWith('.html')) {
-    // The policy depends on the address and the emulator's options: never reuse a document.
-    headers['cache-control'] = 'no-store'
-    headers['x-dns-prefetch-control'] = 'off'
-    delete headers.etag
-  } else if (request.headers['if-none-match'] === etag) {
-    return { ...jsonResponse(304, null), headers, body: null }
-  }
-  const { type, text } = await body(name)
-  return textResponse(200, request.method === 'HEAD' ? '' : text, type, headers)
+    'x-dns-prefetch-control': 'off',
+  })
 }

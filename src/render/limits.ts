@@ -36,18 +36,17 @@ export const SLIDE_IMPORTS = ['react', 'react/jsx-runtime', './slide.content.jso
 /** Where the renderer's documents and scripts are served (assets of the emulator's own origin). */
 export const RENDER_ASSET_PATH = '/_emulator/assets/render/'
 
-/** The renderer's assets, by name under `RENDER_ASSET_PATH`. */
+/**
+ * The renderer's documents, by name under `RENDER_ASSET_PATH`. Each holds
+ * its script inline (allowed by its hash alone): a sandboxed frame's own
+ * requests are not cached by the browser, so a script loaded from an
+ * address would be fetched again by every frame and every worker.
+ */
 export const RENDER_ASSETS = {
-  /** The renderer frame's document: it runs components, each in its own worker. */
+  /** The renderer frame: runs components, each in its own worker (React is inside its script). */
   rendererDocument: 'renderer.html',
-  rendererScript: 'renderer.js',
-  /** The script each worker starts with, before the slide's code. */
-  workerScript: 'worker.js',
-  /** React 19 and `react-dom/server`, loaded by each worker. */
-  react: 'react.js',
-  /** A display frame's document: it shows one slide's sanitised markup. */
+  /** A display frame: shows one slide's sanitised markup. */
   slideDocument: 'slide.html',
-  slideScript: 'slide.js',
 } as const
 
 /** The names served under `RENDER_ASSET_PATH`. */
@@ -57,15 +56,6 @@ export const RENDER_ASSET_NAMES: readonly string[] = Object.values(RENDER_ASSETS
 export function isRenderAssetPath(path: string): boolean {
   return path.startsWith(RENDER_ASSET_PATH) && RENDER_ASSET_NAMES.includes(path.slice(RENDER_ASSET_PATH.length))
 }
-
-/**
- * In the script a worker runs, the slide's code starts this many lines
- * after the first: line 1 loads React and the worker's own script, line 2
- * opens the function the code runs in. A position in that script minus
- * this many lines is a position in the transpiled code, whose lines are
- * the lines of `slide.tsx` (the transpiler keeps them).
- */
-export const WORKER_CODE_LINE_OFFSET = 2
 
 /**
  * Whether a slide may load an image from this path of the emulator's own

@@ -26,6 +26,8 @@ export interface RenderSlide {
 export type ToRenderer =
   | { protocol: typeof RENDER_PROTOCOL; type: 'render'; id: string; slide: RenderSlide; props: Record<string, unknown> }
   | { protocol: typeof RENDER_PROTOCOL; type: 'cancel'; id: string }
+  /** Asks the renderer to say `ready` again (it may have said so before the page listened). */
+  | { protocol: typeof RENDER_PROTOCOL; type: 'hello' }
 
 /** Why a render failed. */
 export type RenderErrorKind =

@@ -4,7 +4,6 @@
  * code's source map), and React's production error codes spelled out.
  */
 import { decode } from '@jridgewell/sourcemap-codec'
-import { WORKER_CODE_LINE_OFFSET } from '../limits.js'
 
 /** A 1-based position in `slide.tsx`. */
 export interface SlidePosition {
@@ -14,11 +13,12 @@ export interface SlidePosition {
 
 /**
  * The position in `slide.tsx` of a 1-based position in the worker's
- * script: lines are `slide.tsx`'s (minus the script's own first lines),
- * the column comes from the source map when it covers that spot.
+ * script, whose first `offset` lines are the renderer's own (React, the
+ * worker's start): the transpiled code's lines are `slide.tsx`'s, and the
+ * column comes from the source map when it covers that spot.
  */
-export function slidePositionOf(scriptLine: number, scriptColumn: number, mappings: string): SlidePosition | undefined {
-  const line = scriptLine - WORKER_CODE_LINE_OFFSET
+export function slidePositionOf(scriptLine: number, scriptColumn: number, mappings: string, offset: number): SlidePosition | undefined {
+  const line = scriptLine - offset
   if (!Number.isInteger(line) || line < 1) return undefined
   let column = Math.max(1, scriptColumn)
   try {
@@ -33,13 +33,13 @@ export function slidePositionOf(scriptLine: number, scriptColumn: number, mappin
 }
 
 /** The first frame of a V8 stack that is in the worker's script (`url`), as a position in `slide.tsx`. */
-export function slidePositionInStack(stack: string, url: string, mappings: string): SlidePosition | undefined {
+export function slidePositionInStack(stack: string, url: string, mappings: string, offset: number): SlidePosition | undefined {
   for (const line of stack.split('\n').slice(0, 50)) {
     const at = line.lastIndexOf(url)
     if (at === -1) continue
     const match = /^:(\d+):(\d+)/.exec(line.slice(at + url.length))
     if (match === null) continue
-    const position = slidePositionOf(Number(match[1]), Number(match[2]), mappings)
+    const position = slidePositionOf(Number(match[1]), Number(match[2]), mappings, offset)
     if (position !== undefined) return position
   }
   return undefined

@@ -7,10 +7,11 @@
  * - It takes requests only from the page that framed it (`event.source`)
  *   and answers only that page, on the emulator's origin.
  * - Each render gets a new dedicated worker, started from a `blob:` script
- *   this frame writes: `importScripts` of React and the worker's own script
- *   (both from `/_emulator/assets/render/`, the only scripts the frame's
- *   CSP allows, which the worker inherits), then the slide's transpiled
- *   code wrapped in a function that runs when called.
+ *   this frame writes: React and the worker's own start (`worker.ts`),
+ *   which this script carries as text, then the slide's transpiled code
+ *   wrapped in a function that runs when called. The worker inherits the
+ *   frame's CSP: its scripts allowed only by their hash, so it can load no
+ *   other script (`importScripts`, `import()`) and connect nowhere.
  * - A render answers on its own `MessagePort`. Its clock starts when the
  *   worker says it has started the slide's code: after
  *   `RENDER_TIMEOUT_MS`, or on any failure, the worker is ended.
@@ -25,7 +26,6 @@ import {
   MAX_MARKUP_CHARS,
   MAX_REMOTE_IMAGE_URL,
   MAX_REMOTE_IMAGES,
-  RENDER_ASSETS,
   RENDER_TIMEOUT_MS,
   START_TIMEOUT_MS,
 } from '../limits.js'
@@ -41,18 +41,23 @@ interface Job {
   init: WorkerInit
 }
 
-const script = document.currentScript as HTMLScriptElement
-const prefix = new URL('./', script.src).href
-const origin = new URL(prefix).origin
-/** `?v=…` of this script: the worker's scripts are asked for with the same version. */
-const version = new URL(script.src).search
+/** React and the worker's start (`react-runtime.ts`, `worker.ts`), put in by the build (`scripts/build-client.mjs`). */
+declare const __WORKER_PRELUDE__: string
+
+const base = document.baseURI
+const origin = new URL(base).origin
+/** Every worker's script starts with the prelude; the slide's code begins this many lines further on. */
+const prelude = `${__WORKER_PRELUDE__}\nself.__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n`
+const codeOffset = prelude.split('\n').length - 1
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const text = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max
 
 /** A request from the page, checked field by field; anything else is ignored. */
 function readRequest(data: unknown): ToRenderer | undefined {
-  if (!isRecord(data) || data.protocol !== RENDER_PROTOCOL || !text(data.id, 200)) return undefined
+  if (!isRecord(data) || data.protocol !== RENDER_PROTOCOL) return undefined
+  if (data.type === 'hello') return { protocol: RENDER_PROTOCOL, type: 'hello' }
+  if (!text(data.id, 200)) return undefined
   if (data.type === 'cancel') return { protocol: RENDER_PROTOCOL, type: 'cancel', id: data.id }
   if (data.type !== 'render' || !isRecord(data.slide) || !isRecord(data.props)) return undefined
   const { code, mappings, content, controls, images } = data.slide
@@ -67,7 +72,7 @@ function readRequest(data: unknown): ToRenderer | undefined {
 function start(): void {
   const page = window.parent
   // One sanitiser; each render's remote images (its content's, with --allow-remote-images) are set just before it runs.
-  const policy: ResourcePolicy = { origin, base: prefix, allowed: [] }
+  const policy: ResourcePolicy = { origin, base, allowed: [] }
   const sanitizer = createSanitizer(policy)
   const queue: Job[] = []
   let running = 0
@@ -80,8 +85,7 @@ function start(): void {
 
   function run(job: Job): void {
     running++
-    const source = `importScripts(${JSON.stringify(prefix + RENDER_ASSETS.react + version)}, ${JSON.stringify(prefix + RENDER_ASSETS.workerScript + version)});\nself.__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n${job.code}\n})() };\n`
-    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }))
+    const url = URL.createObjectURL(new Blob([prelude, job.code, '\n})() };\n'], { type: 'text/javascript' }))
     const channel = new MessageChannel()
     let worker: Worker
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -111,7 +115,7 @@ function start(): void {
     )
     worker.addEventListener('error', (event) => {
       event.preventDefault()
-      const position = event.filename === url ? slidePositionOf(event.lineno, event.colno, job.mappings) : undefined
+      const position = event.filename === url ? slidePositionOf(event.lineno, event.colno, job.mappings, codeOffset) : undefined
       fail({
         kind: 'runtime',
         message: readableReactError(String(event.message || 'The component failed outside its render')).replace(/^Uncaught /, ''),
@@ -149,7 +153,7 @@ function start(): void {
       } else if (message.type === 'failed') {
         const kind = message.kind === 'import' || message.kind === 'no-default-export' ? message.kind : 'runtime'
         const stack = typeof message.stack === 'string' ? message.stack.slice(0, 20_000) : ''
-        const position = slidePositionInStack(stack, url, job.mappings)
+        const position = slidePositionInStack(stack, url, job.mappings, codeOffset)
         fail({ kind, message: readableReactError(String(message.message).slice(0, 2_000)), ...position })
       }
     })
@@ -165,6 +169,10 @@ function start(): void {
     if (event.source !== page) return
     const request = readRequest(event.data)
     if (request === undefined) return
+    if (request.type === 'hello') {
+      answer({ protocol: RENDER_PROTOCOL, type: 'ready' })
+      return
+    }
     if (request.type === 'cancel') {
       const at = queue.findIndex((job) => job.id === request.id)
       if (at !== -1) queue.splice(at, 1)
