@@ -9,6 +9,7 @@ import type { EditingState, SlideRecord } from '../store/records.js'
 import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
 import { SLIDE_BASE_CSS } from '../content/slide-styles.js'
 import { RENDER_VERSION } from '../render/client/bundle.generated.js'
+import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
 import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'
 import type { SlideTranspiler } from '../render/transpile.js'
 import { escapeHtml, htmlDocument, renderSlide, type ImagePolicy } from './html.js'
@@ -158,6 +159,7 @@ ${site ? '' : '<aside id="controls-panel" class="controls-panel" aria-label="Sli
 </footer>
 <div class="progress" aria-hidden="true"><span id="progress-bar"></span></div>
 </div>
+<iframe id="slide-renderer" class="renderer-frame" sandbox="allow-scripts" src="${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?v=${escapeHtml(view.renderVersion)}" title="Slide renderer" aria-hidden="true" tabindex="-1" referrerpolicy="no-referrer" inert></iframe>
 <script type="application/json" id="deck-render">${renderDataJson(view)}</script>`
 }
 

@@ -50,7 +50,9 @@ type Outcome = { ok: true; html: string } | { ok: false; error: RenderError }
 /** Where a slide shows: the stage article or a thumbnail button; its display frame lives in a layer inside it. */
 interface Display {
   slideId: string
-  iframe: HTMLIFrameElement
+  place: 'stage' | 'thumb'
+  /** Made when there is markup to show (a thumbnail), or at once (the stage): frames made up front would compete with the first render. */
+  iframe?: HTMLIFrameElement
   layer: HTMLElement
   src: string
   ready: boolean
@@ -143,6 +145,8 @@ export class ComponentView {
   readonly #displays: Display[] = []
   #renderer: HTMLIFrameElement | undefined
   #rendererReady = false
+  /** Ends the wait for a renderer frame that never says it is ready (its document did not load). */
+  #readyTimer: ReturnType<typeof setTimeout> | undefined
   /** Renders sent and not answered: request id → slide and key. */
   readonly #inFlight = new Map<string, { slideId: string; key: string; timer: ReturnType<typeof setTimeout> }>()
   #requests = 0
@@ -243,9 +247,19 @@ export class ComponentView {
 
   /* ----------------------------------------------------------- rendering */
 
-  /** The renderer frame, made on first need. */
+  /** The renderer frame: the one the page was served with (it loads while the page parses), or a new one. */
   #rendererFrame(): HTMLIFrameElement {
     if (this.#renderer?.isConnected) return this.#renderer
+    clearTimeout(this.#readyTimer)
+    this.#readyTimer = setTimeout(() => this.#noRenderer(), START_TIMEOUT_MS)
+    const served = document.getElementById('slide-renderer')
+    if (served instanceof HTMLIFrameElement && this.#renderer === undefined) {
+      this.#renderer = served
+      // It may have said it was ready before this script listened: it says so again when asked.
+      served.contentWindow?.postMessage({ protocol: RENDER_PROTOCOL, type: 'hello' } satisfies ToRenderer, '*')
+      return served
+    }
+    served?.remove()
     const frame = document.createElement('iframe')
     frame.className = 'renderer-frame'
     frame.setAttribute('sandbox', 'allow-scripts')
@@ -269,8 +283,12 @@ export class ComponentView {
     const frame = this.#rendererFrame()
     if (!this.#rendererReady) return
     const busy = new Set([...this.#inFlight.values()].map((flight) => flight.key))
+    // Until the current slide shows, its render runs alone: on a busy machine a second worker would slow the one that matters most.
+    const current = this.#slides.get(this.#options.currentId() ?? '')
+    const currentPending = current !== undefined && current.data.code !== null && !this.#outcomes.has(current.wanted)
+    const limit = currentPending ? 1 : MAX_CONCURRENT_RENDERS
     for (const state of waiting) {
-      if (this.#inFlight.size >= MAX_CONCURRENT_RENDERS) break
+      if (this.#inFlight.size >= limit) break
       if (busy.has(state.wanted)) continue
       const id = `r${++this.#requests}`
       const key = state.wanted
@@ -323,6 +341,20 @@ export class ComponentView {
     this.sync()
   }
 
+  /** The renderer frame never became ready: every slide waiting for it shows its content rendering, saying why. */
+  #noRenderer(): void {
+    if (this.#rendererReady) return
+    for (const state of this.#waiting()) {
+      this.#settle(state.wanted, {
+        ok: false,
+        error: {
+          kind: 'crashed',
+          message: `The slide renderer did not load within ${START_TIMEOUT_MS / 1000} s, so this slide was not rendered.`,
+        },
+      })
+    }
+  }
+
   #settle(key: string, outcome: Outcome): void {
     this.#outcomes.set(key, outcome)
     if (this.#outcomes.size > MAX_KEPT_RENDERS) this.#outcomes.delete(this.#outcomes.keys().next().value!)
@@ -335,6 +367,10 @@ export class ComponentView {
       if (answer === undefined) return
       if (answer.type === 'ready') {
         this.#rendererReady = true
+        clearTimeout(this.#readyTimer)
+        // Slides given up on while it was not there are rendered now.
+        for (const [key, outcome] of this.#outcomes) if (!outcome.ok && outcome.error.kind === 'crashed') this.#outcomes.delete(key)
+        this.sync()
         this.#pump()
         return
       }
@@ -347,7 +383,7 @@ export class ComponentView {
       this.#renderPanel()
       return
     }
-    const display = this.#displays.find((d) => d.iframe.contentWindow === event.source && event.source !== null)
+    const display = this.#displays.find((d) => d.iframe !== undefined && d.iframe.contentWindow === event.source && event.source !== null)
     if (display === undefined || !isRecord(event.data) || event.data.protocol !== RENDER_PROTOCOL) return
     const message = event.data as Partial<FromDisplay>
     if (message.type === 'ready') {
@@ -371,6 +407,18 @@ export class ComponentView {
     layer?.remove()
     layer = element('div', `component-layer component-layer-${place}`)
     layer.dataset.state = 'pending'
+    const error = element('div', 'component-error')
+    if (place === 'stage') error.setAttribute('role', 'status')
+    layer.append(error)
+    host.append(layer)
+    const display: Display = { slideId: state.id, place, layer, src, ready: false, seq: 0 }
+    this.#displays.push(display)
+    if (place === 'stage') this.#frameFor(display)
+  }
+
+  /** The display's frame, made now if it has none. */
+  #frameFor(display: Display): HTMLIFrameElement {
+    if (display.iframe !== undefined) return display.iframe
     const iframe = document.createElement('iframe')
     iframe.className = 'slide-display'
     iframe.setAttribute('sandbox', 'allow-scripts')
@@ -378,14 +426,12 @@ export class ComponentView {
     iframe.setAttribute('referrerpolicy', 'no-referrer')
     iframe.setAttribute('scrolling', 'no')
     iframe.inert = true
-    if (place === 'thumb') iframe.setAttribute('aria-hidden', 'true')
-    else iframe.setAttribute('title', `${this.#options.label(state.id)}, as its component renders it`)
-    iframe.src = src
-    const error = element('div', 'component-error')
-    if (place === 'stage') error.setAttribute('role', 'status')
-    layer.append(iframe, error)
-    host.append(layer)
-    this.#displays.push({ slideId: state.id, iframe, layer, src, ready: false, seq: 0 })
+    if (display.place === 'thumb') iframe.setAttribute('aria-hidden', 'true')
+    else iframe.setAttribute('title', `${this.#options.label(display.slideId)}, as its component renders it`)
+    iframe.src = display.src
+    display.layer.prepend(iframe)
+    display.iframe = iframe
+    return iframe
   }
 
   /** A display frame's address: versioned, with the remote images its slide may load (`--allow-remote-images`). */
@@ -425,11 +471,12 @@ export class ComponentView {
         continue
       }
       error.replaceChildren()
+      this.#frameFor(display)
       if (!display.ready || display.posted === outcome) continue
       display.posted = outcome
       display.seq++
       const message: ToDisplay = { protocol: RENDER_PROTOCOL, type: 'show', seq: display.seq, css: this.#deck.frameCss, html: outcome.html }
-      display.iframe.contentWindow?.postMessage(message, '*')
+      display.iframe?.contentWindow?.postMessage(message, '*')
     }
     state.outcome = outcome
     state.outcomeKey = state.wanted
