@@ -58,7 +58,8 @@ export type SetCreditsResponse = z.infer<typeof SetCreditsResponse>
 export const CreateTemplateRequest = z.strictObject({
   teamId: z.string(),
   name: Name,
-  slideCount: z.number().int().min(1).max(20).optional(),
+  // Up to 50, so a template can make a deck the size of a real one (the renderer's bench uses 30).
+  slideCount: z.number().int().min(1).max(50).optional(),
 })
 export type CreateTemplateRequest = z.infer<typeof CreateTemplateRequest>
 export const CreateTemplateResponse = z.object({ templateId: z.string() })

@@ -81,7 +81,7 @@ describe.each(WAYS)('control plane: credits, templates and collaborators (%s)', 
       [{ teamId: 'team_alice' }, /^name: is required/],
       [{ name: 'X' }, /^teamId: is required/],
       [{ teamId: 'team_alice', name: 'X', slideCount: 0 }, /^slideCount: must be at least 1/],
-      [{ teamId: 'team_alice', name: 'X', slideCount: 21 }, /^slideCount: must be at most 20/],
+      [{ teamId: 'team_alice', name: 'X', slideCount: 51 }, /^slideCount: must be at most 50/],
       [{ teamId: 'team_alice', name: 'X', screenshot: 'y' }, /unknown key "screenshot"/],
     ])('rejects template input %j with 400 and creates nothing', async (json, hint) => {
       const before = await stateText(h)
