@@ -1,8 +1,8 @@
 /**
- * React 19 for the renderer's workers (served as
- * `/_emulator/assets/render/react.js`, a classic script each worker loads
- * with `importScripts`): `react`, `react/jsx-runtime` and `react-dom/server`'s
- * `renderToStaticMarkup`, production builds, on `self.__slideRuntime` for
+ * React 19 for the renderer's workers (carried as text by the renderer
+ * frame's script, at the start of each worker's `blob:` script): `react`,
+ * `react/jsx-runtime` and `react-dom/server`'s `renderToStaticMarkup`,
+ * production builds, on `self.__slideRuntime` for
  * the worker's own script to take (and remove) before any slide code runs.
  * `scripts/build-client.mjs` bundles only the legacy (synchronous) server
  * renderer of `react-dom/server.browser`, not the streaming one.

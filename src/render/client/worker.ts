@@ -1,9 +1,9 @@
 /**
- * The first script of every render's worker (served as
- * `/_emulator/assets/render/worker.js`), run right after React and before
- * the slide's code, which the renderer frame puts after it in the worker's
- * script as `self.__slideModule` (a function that runs the transpiled
- * module and does not run until called).
+ * The start of every render's worker (carried as text by the renderer
+ * frame's script, which puts it in each worker's `blob:` script), run right
+ * after React and before the slide's code, which the renderer frame puts
+ * after it in the worker's script as `self.__slideModule` (a function that
+ * runs the transpiled module and does not run until called).
  *
  * Before any slide code runs it:
  * - takes React from `self.__slideRuntime` and what it needs later
