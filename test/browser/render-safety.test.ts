@@ -455,9 +455,10 @@ Promise.allSettled([fetch(${JSON.stringify(`${canary}/fetch`)}), import(${JSON.s
       fn: 'EvalError',
       fetch: 'rejected,rejected,rejected',
     })
-    // Whatever the browser reported of those attempts was refused by the policy before any connection.
+    // Whatever the browser reported of those attempts was refused by the policy before any connection
+    // (a refusal's event may arrive after the worker's answer: polled, not read once).
     const attempted = foreignRequests(observed.requests, served.origin)
-    for (const url of attempted) expect(observed.failed.some((failure) => failure.startsWith(url))).toBe(true)
+    for (const url of attempted) await expect.poll(() => observed.failed.some((failure) => failure.startsWith(url)), POLL).toBe(true)
     expectedErrors = [/Content Security Policy|Refused to|Failed to fetch|importScripts/]
     observed.requests = observed.requests.filter((url) => !attempted.includes(url))
   })
