@@ -99,7 +99,10 @@ describe('slideRenderData', () => {
     expect(data.problem).toBeNull()
     expect(data.content).toBe(files['slide.content.json'])
     expect(data.controls).toBe(files['slide.controls.json'])
-    expect(data.props).toEqual({ accent: 'var(--primary)', align: 'center' })
+    // The props are the controls' defaults by id, as the generated controls file gives them.
+    const controls = JSON.parse(files['slide.controls.json']) as { controls: Array<{ id: string; default: unknown }> }
+    expect(data.props).toEqual(Object.fromEntries(controls.controls.map((control) => [control.id, control.default])))
+    expect(Object.keys(data.props).length).toBeGreaterThan(0)
     expect(data.images).toEqual([])
     expect(slideRenderData(files, transpiler, OFFLINE).key).toBe(data.key)
     expect(slideRenderData({ ...files, 'slide.content.json': '{"title":"Other"}' }, transpiler, OFFLINE).key).not.toBe(data.key)

@@ -538,7 +538,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
         '`./slide.controls.json`',
         'props',
         '--slide-bg',
-        '`slide__body`',
+        '`slide__title`',
         'static',
       ]) {
         expect(guide.files[0].rules.join(' ')).toContain(name)
