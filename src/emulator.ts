@@ -33,7 +33,7 @@ const CORS_HEADERS: Record<string, string> = {
  * root: it owns the world and its life cycle (build, install, jobs), the
  * clock, rate limits, faults and journal, and hands each request to the
  * part that serves its path: the `/v1` pipeline (`api/pipeline.ts`), the
- * control plane (`control/dispatch.ts`) or the pages (`pages/routes.ts`).
+ * control plane (`control/dispatch.ts`) or the pages (`pages/page-server.ts`).
  * Those depend on narrow interfaces, which this class implements. The
  * control plane's HTTP side and the pages are loaded when their paths are
  * first requested: no API answer needs them, and an app or a test that
@@ -260,7 +260,7 @@ export class Emulator {
           : (guard.refusal(request) ??
             (isControlPath(path)
               ? await (await this.#controlDispatcher()).handle(request)
-              : await (await import('./pages/routes.js')).handlePage(this, request)))
+              : await (await import('./pages/page-server.js')).handlePage(this, request)))
       Object.assign(response.headers, guard.corsHeaders(request))
       return response
     }

@@ -1,5 +1,5 @@
 import { MAX_BODY_BYTES, MAX_NO_BODY_BYTES } from '../core/exchange.js'
-import { controlBodyLimit } from '../control/routes.js'
+import { controlBodyLimit } from '../control/http-routes.js'
 
 /**
  * The largest body a request may carry, from its method and path alone (so

@@ -4,7 +4,7 @@ import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-inp
 import type { DashboardSource } from '../pages/dashboard.js'
 import { isAssetPath } from '../pages/paths.js'
 import type { ControlPlane } from './control-plane.js'
-import { controlRoutes, type ControlRoute } from './routes.js'
+import { controlRoutes, type ControlRoute } from './http-routes.js'
 
 /** What the control plane's HTTP routes need from the emulator that hosts them. */
 export interface ControlDispatchHost extends DashboardSource {

@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import { routes, type OperationId, type RouteSpec } from './routes.js'
+import { routes, type OperationId, type RouteSpec } from './operation-routes.js'
 import { SuccessResponse } from './common.js'
 import { GenerateProjectRequest, GenerateProjectResponse, JobStatusResponse } from './job.js'
 import {
@@ -29,7 +29,7 @@ import {
 } from './slide.js'
 import { ListTeamsResponse, ListTemplatesQuery, ListTemplatesResponse } from './team.js'
 
-export { routes, OPERATION_IDS, COMMON_ERROR_STATUSES, type HttpMethod, type OperationId, type RouteSpec } from './routes.js'
+export { routes, OPERATION_IDS, COMMON_ERROR_STATUSES, type HttpMethod, type OperationId, type RouteSpec } from './operation-routes.js'
 
 /** One operation of the API: how it is called (its route) and its schemas. */
 export interface OperationSpec extends RouteSpec {
@@ -43,7 +43,7 @@ export interface OperationSpec extends RouteSpec {
 
 /**
  * Every operation of the Presentation Service, keyed by operation id: its
- * route (`routes.ts`) and its schemas.
+ * route (`operation-routes.ts`) and its schemas.
  *
  * This table is the one description of the API: the emulator routes with it,
  * validates requests and responses with it, and the conformance kit, the
