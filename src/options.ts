@@ -1,4 +1,5 @@
 import type { ClockMode } from './core/clock.js'
+import { logUnexpectedError } from './core/errors.js'
 import { normaliseOrigin } from './core/web-guard.js'
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
@@ -170,7 +171,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     journalBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES,
     onRequest: options.onRequest,
-    onError: options.onError ?? ((error) => console.error('[presentation-emulator] unexpected error:', error)),
+    onError: options.onError ?? logUnexpectedError,
     testHooks: options.testHooks ?? {},
   }
 }

@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js'
-import { fail, ServiceError } from '../core/errors.js'
+import { errorResponse, fail } from '../core/errors.js'
 import { jsonResponse, MAX_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import type { Faults } from '../core/faults.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
@@ -159,7 +159,7 @@ export class ApiPipeline {
       }
       response = jsonResponse(200, result, headers)
     } catch (error) {
-      response = this.#errorResponse(error, headers)
+      response = errorResponse(error, options.onError, headers)
     }
     response.headers['x-request-id'] = requestId
     const transform = options.testHooks.transformResponse
@@ -230,11 +230,5 @@ export class ApiPipeline {
     const team = world.teams.get(key.teamId)
     if (user === undefined || team === undefined) throw fail.unauthorized('the API key’s owner or team no longer exists')
     return { key, user, team }
-  }
-
-  #errorResponse(error: unknown, headers: Record<string, string>): EmulatorResponse {
-    if (error instanceof ServiceError) return error.toResponse(headers)
-    this.options.onError(error)
-    return fail.internal('an unexpected error occurred; see the emulator log').toResponse(headers)
   }
 }
