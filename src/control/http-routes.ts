@@ -1,17 +1,21 @@
 import { fail } from '../core/errors.js'
 import { MAX_CONTROL_BODY_BYTES, MAX_NO_BODY_BYTES, MAX_STATE_BODY_BYTES } from '../core/exchange.js'
 import { RouteTable } from '../core/router.js'
+import type { HttpMethod, PathParams } from '../schemas/operation-routes.js'
 import type { ControlPlane } from './control-plane.js'
 
 /** What a control-plane route receives. */
-export interface ControlInput {
-  params: Record<string, string>
+export interface ControlInput<Params = Record<string, string>> {
+  /** Decoded path parameters, named by the route's `{param}` placeholders. */
+  params: Params
   query: Record<string, string>
   /** The parsed JSON body (`{}` when there is none). */
   body: unknown
 }
 
 export interface ControlRoute {
+  method: HttpMethod
+  path: string
   /** Status of a success (201 for creations). */
   status: number
   /**
@@ -23,14 +27,27 @@ export interface ControlRoute {
   run(control: ControlPlane, input: ControlInput): unknown
 }
 
-/** A route that takes no body. */
-const route = (status: number, run: ControlRoute['run']): ControlRoute => ({ status, bodyLimit: MAX_NO_BODY_BYTES, run })
-/** A route that takes a small JSON body. */
-const withBody = (status: number, run: ControlRoute['run'], bodyLimit = MAX_CONTROL_BODY_BYTES): ControlRoute => ({
-  status,
-  bodyLimit,
-  run,
-})
+/** A route whose `run` sees the path parameters its path names. */
+function route<Path extends string>(
+  method: HttpMethod,
+  path: Path,
+  status: number,
+  run: (control: ControlPlane, input: ControlInput<PathParams<Path>>) => unknown,
+  bodyLimit: number = MAX_NO_BODY_BYTES,
+): ControlRoute {
+  return { method, path, status, bodyLimit, run: run as ControlRoute['run'] }
+}
+
+/** A route that takes a small JSON body (or, with `bodyLimit`, a larger one). */
+function withBody<Path extends string>(
+  method: HttpMethod,
+  path: Path,
+  status: number,
+  run: (control: ControlPlane, input: ControlInput<PathParams<Path>>) => unknown,
+  bodyLimit: number = MAX_CONTROL_BODY_BYTES,
+): ControlRoute {
+  return route(method, path, status, run, bodyLimit)
+}
 
 function asObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -40,126 +57,42 @@ function asObject(body: unknown): Record<string, unknown> {
 }
 
 /** The control plane's routes: section 5 of the emulator contract, one line each. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  route('GET', '/_emulator/health', 200, (c) => c.health()),
+  route('POST', '/_emulator/reset', 200, (c) => c.reset()),
+  route('GET', '/_emulator/state', 200, (c) => c.getState()),
+  withBody('PUT', '/_emulator/state', 200, (c, { body }) => c.putState(body, { adopt: true }), MAX_STATE_BODY_BYTES),
+  withBody('POST', '/_emulator/accounts', 201, (c, { body }) => c.createAccount(asObject(body) as never)),
+  withBody('POST', '/_emulator/teams', 201, (c, { body }) => c.createTeam(asObject(body) as never)),
+  withBody('POST', '/_emulator/keys', 201, (c, { body }) => c.createKey(asObject(body) as never)),
+  route('GET', '/_emulator/keys/{keyId}', 200, (c, { params }) => c.getKey(params.keyId)),
+  route('DELETE', '/_emulator/keys/{keyId}', 200, (c, { params }) => c.revokeKey(params.keyId)),
+  withBody('PUT', '/_emulator/teams/{teamId}/credits', 200, (c, { params, body }) => c.setCredits(params.teamId, asObject(body) as never)),
+  withBody('POST', '/_emulator/templates', 201, (c, { body }) => c.createTemplate(asObject(body) as never)),
+  withBody('POST', '/_emulator/projects/{slug}/collaborators', 200, (c, { params, body }) =>
+    c.addCollaborator(params.slug, asObject(body) as never),
+  ),
+  route('GET', '/_emulator/clock', 200, (c) => c.clock()),
+  withBody('POST', '/_emulator/clock/advance', 200, (c, { body }) => c.advanceClock(asObject(body) as never)),
+  route('POST', '/_emulator/jobs/{jobId}/complete', 200, (c, { params }) => c.completeJob(params.jobId)),
+  withBody('POST', '/_emulator/jobs/{jobId}/fail', 200, (c, { params, body }) => c.failJob(params.jobId, asObject(body) as never)),
+  withBody('POST', '/_emulator/faults', 201, (c, { body }) => c.addFault(asObject(body) as never)),
+  route('GET', '/_emulator/faults', 200, (c) => c.listFaults()),
+  route('DELETE', '/_emulator/faults', 200, (c) => c.clearFaults()),
+  route('DELETE', '/_emulator/faults/{faultId}', 200, (c, { params }) => c.removeFault(params.faultId)),
+  route('GET', '/_emulator/requests', 200, (c, { query }) => c.listRequests(query)),
+  route('GET', '/_emulator/requests/wait', 200, async (c, { query }) => {
+    const { timeoutMs, bodyLimit, ...filter } = query
+    return { request: await c.waitForRequest(filter, { timeoutMs, bodyLimit }) }
+  }),
+  route('DELETE', '/_emulator/requests', 200, (c) => c.clearRequests()),
+]
+
+/** The control plane's route table. */
 export function controlRoutes(): RouteTable<ControlRoute> {
-  return new RouteTable<ControlRoute>()
-    .add(
-      'GET',
-      '/_emulator/health',
-      route(200, (c) => c.health()),
-    )
-    .add(
-      'POST',
-      '/_emulator/reset',
-      route(200, (c) => c.reset()),
-    )
-    .add(
-      'GET',
-      '/_emulator/state',
-      route(200, (c) => c.getState()),
-    )
-    .add(
-      'PUT',
-      '/_emulator/state',
-      withBody(200, (c, { body }) => c.putState(body, { adopt: true }), MAX_STATE_BODY_BYTES),
-    )
-    .add(
-      'POST',
-      '/_emulator/accounts',
-      withBody(201, (c, { body }) => c.createAccount(asObject(body) as never)),
-    )
-    .add(
-      'POST',
-      '/_emulator/teams',
-      withBody(201, (c, { body }) => c.createTeam(asObject(body) as never)),
-    )
-    .add(
-      'POST',
-      '/_emulator/keys',
-      withBody(201, (c, { body }) => c.createKey(asObject(body) as never)),
-    )
-    .add(
-      'GET',
-      '/_emulator/keys/{keyId}',
-      route(200, (c, { params }) => c.getKey(params.keyId!)),
-    )
-    .add(
-      'DELETE',
-      '/_emulator/keys/{keyId}',
-      route(200, (c, { params }) => c.revokeKey(params.keyId!)),
-    )
-    .add(
-      'PUT',
-      '/_emulator/teams/{teamId}/credits',
-      withBody(200, (c, { params, body }) => c.setCredits(params.teamId!, asObject(body) as never)),
-    )
-    .add(
-      'POST',
-      '/_emulator/templates',
-      withBody(201, (c, { body }) => c.createTemplate(asObject(body) as never)),
-    )
-    .add(
-      'POST',
-      '/_emulator/projects/{slug}/collaborators',
-      withBody(200, (c, { params, body }) => c.addCollaborator(params.slug!, asObject(body) as never)),
-    )
-    .add(
-      'GET',
-      '/_emulator/clock',
-      route(200, (c) => c.clock()),
-    )
-    .add(
-      'POST',
-      '/_emulator/clock/advance',
-      withBody(200, (c, { body }) => c.advanceClock(asObject(body) as never)),
-    )
-    .add(
-      'POST',
-      '/_emulator/jobs/{jobId}/complete',
-      route(200, (c, { params }) => c.completeJob(params.jobId!)),
-    )
-    .add(
-      'POST',
-      '/_emulator/jobs/{jobId}/fail',
-      withBody(200, (c, { params, body }) => c.failJob(params.jobId!, asObject(body) as never)),
-    )
-    .add(
-      'POST',
-      '/_emulator/faults',
-      withBody(201, (c, { body }) => c.addFault(asObject(body) as never)),
-    )
-    .add(
-      'GET',
-      '/_emulator/faults',
-      route(200, (c) => c.listFaults()),
-    )
-    .add(
-      'DELETE',
-      '/_emulator/faults',
-      route(200, (c) => c.clearFaults()),
-    )
-    .add(
-      'DELETE',
-      '/_emulator/faults/{faultId}',
-      route(200, (c, { params }) => c.removeFault(params.faultId!)),
-    )
-    .add(
-      'GET',
-      '/_emulator/requests',
-      route(200, (c, { query }) => c.listRequests(query)),
-    )
-    .add(
-      'GET',
-      '/_emulator/requests/wait',
-      route(200, async (c, { query }) => {
-        const { timeoutMs, bodyLimit, ...filter } = query
-        return { request: await c.waitForRequest(filter, { timeoutMs, bodyLimit }) }
-      }),
-    )
-    .add(
-      'DELETE',
-      '/_emulator/requests',
-      route(200, (c) => c.clearRequests()),
-    )
+  const table = new RouteTable<ControlRoute>()
+  for (const control of CONTROL_ROUTES) table.add(control.method, control.path, control)
+  return table
 }
 
 let limits: RouteTable<ControlRoute> | undefined

@@ -71,7 +71,7 @@ export const generationHandlers: OperationHandlers<'generateProject' | 'getJobSt
   },
 
   getJobStatus({ world, env, principal, params }) {
-    const job = world.jobs.get(params.jobId!)
+    const job = world.jobs.get(params.jobId)
     const project = job === undefined ? undefined : world.projects.get(job.projectId)
     if (job === undefined || project === undefined || !canAccess(world, principal.user.id, project)) {
       throw fail.notFound('Job', `no job "${params.jobId}" is accessible with this API key`)

@@ -104,11 +104,11 @@ export const projectHandlers: OperationHandlers<
   },
 
   getProject({ world, env, principal, params }) {
-    return projectDetail(world, accessibleProject(world, principal, params.slug!), env.urls)
+    return projectDetail(world, accessibleProject(world, principal, params.slug), env.urls)
   },
 
   async renameProject({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     const renamed = await world.projects.update(project.id, (draft) => {
       draft.name = body.name
       draft.updatedAt = env.clock.iso()
@@ -117,11 +117,11 @@ export const projectHandlers: OperationHandlers<
   },
 
   getProjectConfig({ world, principal, params }) {
-    return { config: accessibleProject(world, principal, params.slug!).config }
+    return { config: accessibleProject(world, principal, params.slug).config }
   },
 
   async updateProjectConfig({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     const config = mergeConfig(project.config, body.config)
     const { version } = await addVersion(world, project.id, 'Updated configuration', env.clock.iso(), (draft) => {
       draft.config = config
@@ -130,7 +130,7 @@ export const projectHandlers: OperationHandlers<
   },
 
   async duplicateProject({ world, env, principal, params }) {
-    const source = accessibleProject(world, principal, params.slug!)
+    const source = accessibleProject(world, principal, params.slug)
     const at = env.clock.iso()
     const { project } = await createProject(world, {
       teamId: principal.team.id,
@@ -155,6 +155,6 @@ export const projectHandlers: OperationHandlers<
   },
 
   getProjectUrl({ world, principal, params }) {
-    return projectUrlConfig(world, accessibleProject(world, principal, params.slug!))
+    return projectUrlConfig(world, accessibleProject(world, principal, params.slug))
   },
 }

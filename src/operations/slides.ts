@@ -77,12 +77,12 @@ export const slideHandlers: OperationHandlers<
   'listSlides' | 'createSlide' | 'getSlideGuide' | 'updateSlide' | 'startSlideEditing' | 'stopSlideEditing'
 > = {
   listSlides({ world, principal, params }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     return { slides: world.slidesOf(project.id).map((slide) => ({ id: slide.id, name: slide.name })) }
   },
 
   async createSlide({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     const given = body.files ?? {}
     await assertValidFiles(given)
     const files: SlideFiles = blankSlideFiles()
@@ -98,7 +98,7 @@ export const slideHandlers: OperationHandlers<
   },
 
   getSlideGuide({ world, principal, params }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     const tokens = project.config.tokens
     return {
       tokens: {
@@ -124,8 +124,8 @@ export const slideHandlers: OperationHandlers<
   },
 
   async updateSlide({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const slide = projectSlide(world, project, params.slideId!)
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
     // Every file sent is checked before anything is written: all or nothing.
     await assertValidFiles(body.files)
     const at = env.clock.iso()
@@ -141,8 +141,8 @@ export const slideHandlers: OperationHandlers<
   },
 
   async startSlideEditing({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const slide = projectSlide(world, project, params.slideId!)
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
     await world.slides.update(slide.id, (draft) => {
       draft.editing = { agentName: body.agentName ?? null, editPrompt: body.editPrompt ?? null, since: env.clock.iso() }
     })
@@ -150,8 +150,8 @@ export const slideHandlers: OperationHandlers<
   },
 
   async stopSlideEditing({ world, principal, params }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const slide = projectSlide(world, project, params.slideId!)
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
     if (slide.editing !== null) {
       await world.slides.update(slide.id, (draft) => {
         draft.editing = null
