@@ -165,7 +165,7 @@ const fakerUsedModules: Plugin = {
 const lazyModules =
   /[\\/]src[\\/](?:pages[\\/](?:page-server|assets|dashboard|security|viewer)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
 const nodeServer = /[\\/]src[\\/]node[\\/]http-server\.ts$/
-const startModules = ['src/presentation-emulator.ts', 'src/exports.ts'].map((path) => `${root}${path}`)
+const startModules = ['src/create-emulator.ts', 'src/shared-exports.ts'].map((path) => `${root}${path}`)
 const lazyModulesShareOneChunk: Plugin = {
   name: 'lazy-modules-share-one-chunk',
   setup(b) {

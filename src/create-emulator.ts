@@ -6,6 +6,9 @@ import type { ControlPlane } from './control/control-plane.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
 import { Emulator, type EmulatorOptions } from './emulator.js'
 
+/** The core's entry point: one request value in, one response value out. */
+export type Handle = (request: EmulatorRequest) => Promise<EmulatorResponse>
+
 /**
  * One independent emulated service and the ways into it that work
  * everywhere (Node and browsers). The Node entry adds `listen`.
@@ -34,7 +37,7 @@ export interface Server {
   origin: string
   close(): Promise<void>
 }
-export type Listen<S extends Server, O> = (handle: (request: EmulatorRequest) => Promise<EmulatorResponse>, options: O) => Promise<S>
+export type Listen<S extends Server, O> = (handle: Handle, options: O) => Promise<S>
 
 /**
  * Wraps an `Emulator` with its ways in, without `listen`: the browser entry's
@@ -56,7 +59,7 @@ export function buildEmulator<S extends Server, O>(
   const persist = options.persist === undefined ? undefined : resolvePersist(options.persist)
   const emulator = new Emulator(options)
   const servers: S[] = []
-  let handle = (request: EmulatorRequest) => emulator.handle(request)
+  let handle: Handle = (request) => emulator.handle(request)
   let ready = () => emulator.ready()
   let persistence: WebStoragePersistence | undefined
   if (persist !== undefined) {
