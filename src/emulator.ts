@@ -1,4 +1,4 @@
-import { ApiPipeline } from './api/pipeline.js'
+import { ApiPipeline, STANDARD_PARTS, type PipelineParts } from './api/pipeline.js'
 import { Clock } from './core/clock.js'
 import { fail, internalError } from './core/errors.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
@@ -56,7 +56,14 @@ export class Emulator {
   /** Set once the world is built, so requests skip awaiting `#ready`. */
   #loaded = false
 
-  constructor(options: EmulatorOptions = {}) {
+  constructor(options?: EmulatorOptions)
+  /**
+   * @internal An emulator whose `/v1` pipeline is assembled from other parts
+   * (other handlers, authentication or rate policy): the tests' deliberately
+   * broken servers (`src/testing/`). Not part of the published types.
+   */
+  constructor(options: EmulatorOptions | undefined, parts: Partial<PipelineParts>)
+  constructor(options: EmulatorOptions = {}, parts: Partial<PipelineParts> = {}) {
     const resolved = resolveOptions(options)
     this.#options = resolved
     this.#baseOrigin = resolved.baseUrl.origin
@@ -68,7 +75,7 @@ export class Emulator {
       this.exclusive(() => this.settleDueJobs()).catch((error: unknown) => resolved.onError(error))
     })
     this.control = new ControlPlane(this)
-    this.#api = new ApiPipeline(this, resolved)
+    this.#api = new ApiPipeline(this, resolved, { ...STANDARD_PARTS, ...parts })
     // The base URL's origin is the emulator's own when it was given, or while no
     // server listens (msw and fetch answer there); the default one names no
     // server once listen() picked another address.

@@ -4,7 +4,6 @@ import { normaliseOrigin } from './core/web-guard.js'
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
 import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
-import type { TestHooks } from './api/test-hooks.js'
 import type { PersistOption } from './adapters/web-storage.js'
 
 /** Options of one emulator. Every option has a default; see the README's flags table. */
@@ -71,12 +70,6 @@ export interface EmulatorOptions {
   onRequest?: (entry: JournalEntry) => void
   /** Called with every unexpected error (answered as 500). Default: `console.error`. */
   onError?: (error: unknown) => void
-  /**
-   * Test-only: replaces pieces of the `/v1` pipeline, so the conformance
-   * kit's own tests can build deliberately broken servers. Never set it in
-   * an application; nothing the package ships sets it.
-   */
-  testHooks?: TestHooks
 }
 
 /** The epoch of the built-in fixtures, where a manual clock starts by default. */
@@ -104,7 +97,6 @@ export interface ResolvedOptions {
   journalBytes: number
   onRequest: ((entry: JournalEntry) => void) | undefined
   onError: (error: unknown) => void
-  testHooks: TestHooks
 }
 
 /** Fills in defaults and checks every option; a bad one throws a `TypeError` naming it. */
@@ -172,6 +164,5 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     journalBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES,
     onRequest: options.onRequest,
     onError: options.onError ?? logUnexpectedError,
-    testHooks: options.testHooks ?? {},
   }
 }
