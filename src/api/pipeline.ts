@@ -63,7 +63,8 @@ export const STANDARD_PARTS: PipelineParts = {
  * and the first that fails answers (the README's "How a request is handled"):
  *
  * 1. authentication, 2. rate limit, 3. route, 4. body size,
- * 5. fault injection, 6. validation, 7. the operation, under the world's lock.
+ * 5. fault injection, 6. validation, 7. the operation, under the world's lock,
+ * as one transaction (all of its writes, or none).
  *
  * Every request, whatever its outcome, is journaled.
  */
@@ -160,7 +161,9 @@ export class ApiPipeline {
               const current = this.#authenticate(authorization, host.world)
               principal = current
               await host.settleDueJobs()
-              return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
+              // All or nothing: an operation that fails half-way leaves the world as it was, and tells nobody.
+              const world = host.world
+              return world.transaction(() => handler({ world, env: host.env, principal: current, params, query, body } as never))
             })
       if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
       if (options.validateResponses) {

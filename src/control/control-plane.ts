@@ -112,6 +112,14 @@ export interface StateSummary {
 export class ControlPlane {
   constructor(private readonly emulator: ControlHost) {}
 
+  /** Runs `task` under the lock as one transaction of the world: all of its writes, or none. */
+  #write<T>(task: (world: World) => Promise<T> | T): Promise<T> {
+    return this.emulator.exclusive(() => {
+      const world = this.emulator.world
+      return world.transaction(() => task(world))
+    })
+  }
+
   health(): HealthResponse {
     return { status: 'ok', version: VERSION }
   }
@@ -191,8 +199,7 @@ export class ControlPlane {
   /** A fresh user with a personal team and one key, sharing nothing with anyone. */
   async createAccount(input: CreateAccountRequest = {}): Promise<CreateAccountResponse> {
     const body = parseInput(CreateAccountRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       const at = this.emulator.clock.iso()
       const userId = world.ids('usr')
       const name = body.name ?? `Test user ${userId.slice(4, 10)}`
@@ -206,8 +213,7 @@ export class ControlPlane {
 
   async createTeam(input: CreateTeamRequest): Promise<CreateTeamResponse> {
     const body = parseInput(CreateTeamRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       const members = [...new Set(body.memberUserIds)]
       for (const userId of members) {
         if (world.users.get(userId) === undefined) throw fail.notFound('User', `no user "${userId}"`)
@@ -223,8 +229,7 @@ export class ControlPlane {
   /** A new key for a user, scoped to `teamId` (default: the user's personal team). */
   async createKey(input: CreateKeyRequest): Promise<CreateKeyResponse> {
     const body = parseInput(CreateKeyRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
       let teamId = body.teamId
       if (teamId === undefined) {
@@ -260,8 +265,7 @@ export class ControlPlane {
 
   /** Revokes a key at once: every later request with it is 401. */
   async revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       const key = world.apiKeys.get(keyId)
       if (key === undefined) throw fail.notFound('API key', `no key "${keyId}"`)
       if (key.revokedAt !== null) return { keyId, revokedAt: key.revokedAt }
@@ -274,8 +278,7 @@ export class ControlPlane {
 
   async setCredits(teamId: string, input: { credits: number }): Promise<SetCreditsResponse> {
     const body = parseInput(SetCreditsRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       if (world.teams.get(teamId) === undefined) throw fail.notFound('Team', `no team "${teamId}"`)
       const team = await world.teams.update(teamId, (draft) => {
         draft.credits = body.credits
@@ -287,8 +290,7 @@ export class ControlPlane {
   async createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse> {
     const body = parseInput(CreateTemplateRequest, input)
     const createFaker = await loadFaker()
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       if (world.teams.get(body.teamId) === undefined) throw fail.notFound('Team', `no team "${body.teamId}"`)
       const id = world.ids('tpl')
       const template = await createTemplate(world, createFaker(seedFrom(`${world.seed}:${id}`)), {
@@ -305,8 +307,7 @@ export class ControlPlane {
   /** Shares a project with a user as collaborator. */
   async addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse> {
     const body = parseInput(AddCollaboratorRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       const project = world.projectBySlug(slug)
       if (project === undefined) throw fail.notFound('Project', `no project "${slug}"`)
       if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
