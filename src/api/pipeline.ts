@@ -8,6 +8,7 @@ import type { RateDecision, RateLimiter } from '../core/rate-limiter.js'
 import { RouteTable } from '../core/router.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import type { Principal } from '../model/access.js'
+import { responseCache } from '../model/response-cache.js'
 import { handlers as standardHandlers, type Env, type OperationHandler, type OperationHandlers } from '../operations/index.js'
 import { operations, type OperationId, type OperationSpec } from '../schemas/index.js'
 import type { World } from '../store/world.js'
@@ -166,13 +167,18 @@ export class ApiPipeline {
               return world.transaction(() => handler({ world, env: host.env, principal: current, params, query, body } as never))
             })
       if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
+      // A value composed from cached parts comes with its JSON text (model/response-cache.ts).
+      const text = responseCache(host.world).textOf(result)
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
         if (!check.success) {
           throw fail.internal(`response of ${match.data} does not match its schema: ${describeIssues(check.error.issues)}`)
         }
+        if (text !== undefined && text !== JSON.stringify(result)) {
+          throw fail.internal(`response of ${match.data}: the cached JSON text is not the serialisation of the validated value`)
+        }
       }
-      response = jsonResponse(200, result, headers)
+      response = jsonResponse(200, result, headers, text)
     } catch (error) {
       response = errorResponse(error, options.onError, headers)
     }
