@@ -31,7 +31,7 @@ describe('the test seams', () => {
     expect(mentioning).toEqual([])
     const emulator = await readFile(join(ROOT, 'dist', 'src', 'emulator.d.ts'), 'utf8')
     expect(emulator.match(/constructor\(.*\);/g)).toEqual(['constructor(options?: EmulatorOptions);'])
-  })
+  }, 180_000)
 
   it('leave the product unchanged: an option named testHooks does nothing', async () => {
     const emulator = createEmulator({ testHooks: { transformResponse: () => ({ status: 418, headers: {}, body: null }) } } as never)
