@@ -393,7 +393,7 @@ export class ControlPlane {
   /**
    * The newest journal entry `filter` admits: at once if there is one, else
    * the first matching request to arrive within `timeoutMs` (default 2000,
-   * at most 60000). Rejects with a 408 `WAIT_TIMEOUT` `ServiceError` when
+   * at most `MAX_WAIT_MS`, 60000). Rejects with a 408 `WAIT_TIMEOUT` `ServiceError` when
    * none arrives in time. `GET /_emulator/requests/wait` is its long-poll.
    *
    * @example
