@@ -199,28 +199,28 @@ export class ControlPlane {
   /** A fresh user with a personal team and one key, sharing nothing with anyone. */
   async createAccount(input: CreateAccountRequest = {}): Promise<CreateAccountResponse> {
     const body = parseInput(CreateAccountRequest, input)
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       const at = this.emulator.clock.iso()
       const userId = world.ids('usr')
       const name = body.name ?? `Test user ${userId.slice(4, 10)}`
-      await world.users.insert({ id: userId, name, email: `${userId}@example.com` })
-      const team = await insertTeam(world, { name, personalOf: userId, credits: body.credits ?? DEFAULT_ACCOUNT_CREDITS, at })
-      await world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: 'owner' })
-      const key = await insertKey(world, userId, team.id, 'Test key', at)
+      world.users.insert({ id: userId, name, email: `${userId}@example.com` })
+      const team = insertTeam(world, { name, personalOf: userId, credits: body.credits ?? DEFAULT_ACCOUNT_CREDITS, at })
+      world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: 'owner' })
+      const key = insertKey(world, userId, team.id, 'Test key', at)
       return { userId, teamId: team.id, apiKey: key.key, keyId: key.id }
     })
   }
 
   async createTeam(input: CreateTeamRequest): Promise<CreateTeamResponse> {
     const body = parseInput(CreateTeamRequest, input)
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       const members = [...new Set(body.memberUserIds)]
       for (const userId of members) {
         if (world.users.get(userId) === undefined) throw fail.notFound('User', `no user "${userId}"`)
       }
-      const team = await insertTeam(world, { name: body.name, personalOf: null, credits: body.credits ?? 0, at: this.emulator.clock.iso() })
+      const team = insertTeam(world, { name: body.name, personalOf: null, credits: body.credits ?? 0, at: this.emulator.clock.iso() })
       for (const [index, userId] of members.entries()) {
-        await world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: index === 0 ? 'owner' : 'member' })
+        world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: index === 0 ? 'owner' : 'member' })
       }
       return { teamId: team.id, slug: team.slug }
     })
@@ -229,7 +229,7 @@ export class ControlPlane {
   /** A new key for a user, scoped to `teamId` (default: the user's personal team). */
   async createKey(input: CreateKeyRequest): Promise<CreateKeyResponse> {
     const body = parseInput(CreateKeyRequest, input)
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
       let teamId = body.teamId
       if (teamId === undefined) {
@@ -241,7 +241,7 @@ export class ControlPlane {
           throw fail.validation(`teamId: user "${body.userId}" is not a member of team "${teamId}"`)
         }
       }
-      const key = await insertKey(world, body.userId, teamId, body.name ?? 'API key', this.emulator.clock.iso())
+      const key = insertKey(world, body.userId, teamId, body.name ?? 'API key', this.emulator.clock.iso())
       return { keyId: key.id, apiKey: key.key }
     })
   }
@@ -265,11 +265,11 @@ export class ControlPlane {
 
   /** Revokes a key at once: every later request with it is 401. */
   async revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       const key = world.apiKeys.get(keyId)
       if (key === undefined) throw fail.notFound('API key', `no key "${keyId}"`)
       if (key.revokedAt !== null) return { keyId, revokedAt: key.revokedAt }
-      const revoked = await world.apiKeys.update(keyId, (draft) => {
+      const revoked = world.apiKeys.update(keyId, (draft) => {
         draft.revokedAt = this.emulator.clock.iso()
       })
       return { keyId, revokedAt: revoked.revokedAt! }
@@ -278,9 +278,9 @@ export class ControlPlane {
 
   async setCredits(teamId: string, input: { credits: number }): Promise<SetCreditsResponse> {
     const body = parseInput(SetCreditsRequest, input)
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       if (world.teams.get(teamId) === undefined) throw fail.notFound('Team', `no team "${teamId}"`)
-      const team = await world.teams.update(teamId, (draft) => {
+      const team = world.teams.update(teamId, (draft) => {
         draft.credits = body.credits
       })
       return { teamId, credits: team.credits }
@@ -290,10 +290,10 @@ export class ControlPlane {
   async createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse> {
     const body = parseInput(CreateTemplateRequest, input)
     const createFaker = await loadFaker()
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       if (world.teams.get(body.teamId) === undefined) throw fail.notFound('Team', `no team "${body.teamId}"`)
       const id = world.ids('tpl')
-      const template = await createTemplate(world, createFaker(seedFrom(`${world.seed}:${id}`)), {
+      const template = createTemplate(world, createFaker(seedFrom(`${world.seed}:${id}`)), {
         id,
         teamId: body.teamId,
         name: body.name,
@@ -307,13 +307,13 @@ export class ControlPlane {
   /** Shares a project with a user as collaborator. */
   async addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse> {
     const body = parseInput(AddCollaboratorRequest, input)
-    return this.#write(async (world) => {
+    return this.#write((world) => {
       const project = world.projectBySlug(slug)
       if (project === undefined) throw fail.notFound('Project', `no project "${slug}"`)
       if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
       const updated = project.collaborators.includes(body.userId)
         ? project
-        : await world.projects.update(project.id, (draft) => {
+        : world.projects.update(project.id, (draft) => {
             draft.collaborators.push(body.userId)
           })
       return { projectId: updated.id, slug: updated.slug, collaborators: [...updated.collaborators] }
@@ -433,17 +433,14 @@ function summary(world: World): StateSummary {
   return { format: STATE_FORMAT, counts }
 }
 
-async function insertTeam(
-  world: World,
-  input: { name: string; personalOf: string | null; credits: number; at: string },
-): Promise<TeamRecord> {
+function insertTeam(world: World, input: { name: string; personalOf: string | null; credits: number; at: string }): TeamRecord {
   const id = world.ids('team')
   let slug = slugify(input.name, 30)
   if (world.teams.all().some((team) => team.slug === slug)) slug = `${slug}-${hashToken(id, 6)}`
   return world.teams.insert({ id, slug, name: input.name, personalOf: input.personalOf, credits: input.credits, createdAt: input.at })
 }
 
-async function insertKey(world: World, userId: string, teamId: string, name: string, at: string) {
+function insertKey(world: World, userId: string, teamId: string, name: string, at: string) {
   const id = world.ids('key')
   return world.apiKeys.insert({
     id,

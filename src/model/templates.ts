@@ -21,7 +21,7 @@ export interface NewTemplate {
 }
 
 /** Creates a team template with seeded slides (its design) and config. */
-export async function createTemplate(world: World, faker: Faker, input: NewTemplate): Promise<TemplateRecord> {
+export function createTemplate(world: World, faker: Faker, input: NewTemplate): TemplateRecord {
   const designs = templateDesigns(input.slideCount)
   return world.templates.insert({
     id: input.id ?? world.ids('tpl'),

@@ -32,8 +32,8 @@ export const projectHandlers: OperationHandlers<
   | 'duplicateProject'
   | 'getProjectUrl'
 > = {
-  async createProject({ world, env, principal, body }) {
-    const { project, version } = await createProject(world, {
+  createProject({ world, env, principal, body }) {
+    const { project, version } = createProject(world, {
       teamId: principal.team.id,
       createdBy: principal.user.id,
       name: body.name ?? DEFAULT_PROJECT_NAME,
@@ -79,9 +79,9 @@ export const projectHandlers: OperationHandlers<
     return projectDetail(world, accessibleProject(world, principal, params.slug), env.urls)
   },
 
-  async renameProject({ world, env, principal, params, body }) {
+  renameProject({ world, env, principal, params, body }) {
     const project = accessibleProject(world, principal, params.slug)
-    const renamed = await world.projects.update(project.id, (draft) => {
+    const renamed = world.projects.update(project.id, (draft) => {
       draft.name = body.name
       draft.updatedAt = env.clock.iso()
     })
@@ -92,19 +92,19 @@ export const projectHandlers: OperationHandlers<
     return { config: accessibleProject(world, principal, params.slug).config }
   },
 
-  async updateProjectConfig({ world, env, principal, params, body }) {
+  updateProjectConfig({ world, env, principal, params, body }) {
     const project = accessibleProject(world, principal, params.slug)
     const config = mergeConfig(project.config, body.config)
-    const { version } = await addVersion(world, project.id, 'Updated configuration', env.clock.iso(), (draft) => {
+    const { version } = addVersion(world, project.id, 'Updated configuration', env.clock.iso(), (draft) => {
       draft.config = config
     })
     return { versionId: version.id, config }
   },
 
-  async duplicateProject({ world, env, principal, params }) {
+  duplicateProject({ world, env, principal, params }) {
     const source = accessibleProject(world, principal, params.slug)
     const at = env.clock.iso()
-    const { project } = await createProject(world, {
+    const { project } = createProject(world, {
       teamId: principal.team.id,
       createdBy: principal.user.id,
       name: `${source.name} (copy)`,
@@ -112,7 +112,7 @@ export const projectHandlers: OperationHandlers<
       at,
       versionName: `Duplicated from ${source.slug}`,
     })
-    await appendSlides(
+    appendSlides(
       world,
       project.id,
       world.slidesOf(source.id).map((slide) => ({ name: slide.name, files: slide.files })),
