@@ -1,9 +1,8 @@
 import type { Faker } from '@faker-js/faker'
 import type { ContentBlock, SlideContent, SlideFiles } from '../schemas/index.js'
+import type { SlideDesign } from '../schemas/slide-designs.js'
 
-/** The visual designs a generated slide can have; a template fixes one per slide. */
-export const SLIDE_DESIGNS = ['title', 'content', 'split', 'quote', 'stats', 'closing'] as const
-export type SlideDesign = (typeof SLIDE_DESIGNS)[number]
+export { SLIDE_DESIGNS, type SlideDesign } from '../schemas/slide-designs.js'
 
 /** A block of `slide.content.json` (the conventions are zod schemas in `schemas/slide-content.ts`). */
 export type { ContentBlock, SlideContent }
