@@ -15,17 +15,9 @@ import { baselineOf, parseBaseline, type Baseline } from './baseline.js'
 import { scenarioLine, summaryText } from './report/human.js'
 import { junitXml } from './report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from './runner.js'
-import type { TargetOptions } from './target.js'
+import { addTargetOptions, integer, targetOptionsFrom, type TargetFlags } from './cli-options.js'
 
 const EXIT_CONFIG = 2
-
-export function integer(name: string, min: number, max: number) {
-  return (value: string) => {
-    if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max)
-      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`)
-    return Number(value)
-  }
-}
 
 /** A regular expression (checked here, so a bad one is a flag error, not a crash mid-run). */
 function pattern(value: string): string {
@@ -71,44 +63,6 @@ function shard(value: string): { index: number; count: number } {
   return { index: Number(match[1]), count: Number(match[2]) }
 }
 
-export function url(value: string): string {
-  try {
-    const parsed = new URL(value)
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error()
-    return value
-  } catch {
-    throw new InvalidArgumentError('must be an absolute http(s) URL')
-  }
-}
-
-/** The flags that say what to run against: shared by the suite and `walk`. */
-export function addTargetOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option(
-        '--target <kind>',
-        'without --base-url: "http" starts an emulator on a free port (default: in-process, no socket)',
-      ).choices(['in-process', 'http']),
-    )
-    .addOption(new Option('--base-url <url>', 'a deployment’s API base URL, ending in /v1').env('CONFORMANCE_BASE_URL').argParser(url))
-    .addOption(new Option('--api-key <key>', 'the deployment’s API key for the main scenarios').env('CONFORMANCE_API_KEY'))
-    .addOption(
-      new Option('--other-team-key <key>', 'a key of another user with no access to the main key’s projects').env(
-        'CONFORMANCE_OTHER_TEAM_KEY',
-      ),
-    )
-    .addOption(new Option('--revoked-key <key>', 'a revoked key').env('CONFORMANCE_REVOKED_KEY'))
-    .addOption(new Option('--no-credits-key <key>', 'a key whose team has no credits (env CONFORMANCE_NO_CREDITS_KEY)'))
-    .addOption(
-      new Option('--control-url <url>', 'the emulator control plane of the target (http://host:4010/_emulator)')
-        .env('CONFORMANCE_CONTROL_URL')
-        .argParser(url),
-    )
-    .addOption(new Option('--admin-token <token>', 'the control plane’s admin token').env('CONFORMANCE_ADMIN_TOKEN'))
-    .option('--allow-writes', 'against a deployment: run scenarios that create and change projects')
-    .option('--allow-generation', 'against a deployment: run scenarios that start generation jobs (spends credits)')
-}
-
 export function conformanceCommand(): Command {
   return addTargetOptions(
     new Command('presentation-conformance')
@@ -144,53 +98,6 @@ Exit codes: 0 every scenario that ran passed, 1 a failure or a stale baseline en
 
 Model-based walks: presentation-conformance walk --help`,
     )
-}
-
-/** What `addTargetOptions` parses. */
-export interface TargetFlags {
-  target?: 'in-process' | 'http'
-  baseUrl?: string
-  apiKey?: string
-  otherTeamKey?: string
-  revokedKey?: string
-  /** `--no-credits-key K`: commander reads the `no-` as a negation, so the key is here (true when absent). */
-  creditsKey?: string | boolean
-  controlUrl?: string
-  adminToken?: string
-  allowWrites?: boolean
-  allowGeneration?: boolean
-}
-
-/**
- * The target options of parsed flags, or an error message for flags that
- * exclude or need each other.
- */
-export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
-  if (flags.target !== undefined && flags.baseUrl !== undefined) {
-    // The base URL may come from the environment, which a person does not see on the command line.
-    const fromEnv =
-      process.env.CONFORMANCE_BASE_URL !== undefined &&
-      process.env.CONFORMANCE_BASE_URL !== '' &&
-      flags.baseUrl === process.env.CONFORMANCE_BASE_URL
-    return fromEnv
-      ? `--target and --base-url exclude each other, and CONFORMANCE_BASE_URL is set in the environment (${flags.baseUrl}): unset it to use --target`
-      : '--target and --base-url exclude each other'
-  }
-  if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined))
-    return '--api-key and --control-url need --base-url'
-  const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
-  return {
-    ...(flags.target === undefined ? {} : { target: flags.target }),
-    ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
-    ...(flags.apiKey === undefined ? {} : { apiKey: flags.apiKey }),
-    ...(flags.otherTeamKey === undefined ? {} : { otherTeamKey: flags.otherTeamKey }),
-    ...(flags.revokedKey === undefined ? {} : { revokedKey: flags.revokedKey }),
-    ...(noCreditsKey === undefined ? {} : { noCreditsKey }),
-    ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
-    ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
-    allowWrites: flags.allowWrites === true,
-    allowGeneration: flags.allowGeneration === true,
-  }
 }
 
 interface Flags extends TargetFlags {

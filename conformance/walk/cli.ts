@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { VERSION } from '../../src/client/index.js'
-import { addTargetOptions, integer, targetOptionsFrom, type TargetFlags } from '../cli.js'
+import { addTargetOptions, integer, targetOptionsFrom, type TargetFlags } from '../cli-options.js'
 import { ConfigurationError } from '../target.js'
 import { curlScript, parseReplay, replayFile, walkText } from './report.js'
 import { runWalk, type WalkOptions } from './walk.js'
