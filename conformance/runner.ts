@@ -7,7 +7,7 @@
  * burst alone), skips those whose needs are unmet with the reason, applies
  * a baseline, and builds the report.
  */
-import { COMMON_ERROR_STATUSES, OPERATION_IDS, routes, VERSION } from '../src/client/index.js'
+import { COMMON_ERROR_STATUSES, OPERATION_IDS, routes } from '../src/client/index.js'
 import type { Baseline } from './baseline.js'
 import { AbortScenario, needMet, ScenarioContext, SkipScenario, unmetReason, type RunState } from './context.js'
 import { Pacer } from './pacer.js'
@@ -334,5 +334,3 @@ export function exitCodeOf(report: Report): 0 | 1 | 2 {
   if (report.summary.total === report.summary.skipped) return 2
   return report.summary.failed + report.summary.stale > 0 ? 1 : 0
 }
-
-export const KIT_VERSION = VERSION
