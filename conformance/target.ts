@@ -87,38 +87,58 @@ async function isOurControlPlane(control: ControlClient): Promise<boolean | 'una
   }
 }
 
+/**
+ * An emulator the kit starts itself, through the package's public entry
+ * (loaded only when needed), on a manual clock: in-process (no socket), or
+ * over HTTP on a free port. The suite's own target and the walk's oracle.
+ */
+export async function ownEmulator(options: {
+  rateLimit: number
+  http?: boolean
+  emulatorChecks: boolean
+  seededWorld: boolean
+  clock?: Clock
+}): Promise<Target> {
+  const { createEmulator, DEFAULT_BASE_URL } = await import('../src/index.js')
+  const emulator = createEmulator({ clock: 'manual', rateLimit: options.rateLimit })
+  await emulator.ready()
+  let baseUrl = DEFAULT_BASE_URL
+  let doFetch: typeof fetch = emulator.fetch
+  let kind: TargetKind = 'in-process'
+  if (options.http === true) {
+    const server = await emulator.listen({ port: 0, host: '127.0.0.1' })
+    baseUrl = `${server.origin}/v1`
+    doFetch = globalThis.fetch
+    kind = 'http'
+  }
+  const control = createControlClient({ url: new URL(baseUrl).origin, fetch: doFetch })
+  return {
+    kind,
+    baseUrl,
+    client: createClient({ baseUrl, fetch: doFetch }),
+    keys: {},
+    control,
+    emulatorChecks: options.emulatorChecks,
+    seededWorld: options.seededWorld,
+    allowWrites: true,
+    allowGeneration: true,
+    pace: false,
+    clock: options.clock ?? controlClock(control),
+    close: () => emulator.close(),
+  }
+}
+
 export async function resolveTarget(options: TargetOptions): Promise<Target> {
   const emulatorChecks = options.emulatorChecks ?? true
   if (options.baseUrl === undefined && options.fetch === undefined) {
-    // An emulator of our own, through the package's public entry (loaded only when needed):
-    // manual clock (waits are instant), the spec's rate limit.
-    const { createEmulator } = await import('../src/index.js')
-    const emulator = createEmulator({ clock: 'manual', rateLimit: options.ownRateLimit ?? 50 })
-    await emulator.ready()
-    let baseUrl = 'http://127.0.0.1:4010/v1'
-    let doFetch: typeof fetch = emulator.fetch
-    let kind: TargetKind = 'in-process'
-    if (options.target === 'http') {
-      const server = await emulator.listen({ port: 0, host: '127.0.0.1' })
-      baseUrl = `${server.origin}/v1`
-      doFetch = globalThis.fetch
-      kind = 'http'
-    }
-    const control = createControlClient({ url: new URL(baseUrl).origin, fetch: doFetch })
-    return {
-      kind,
-      baseUrl,
-      client: createClient({ baseUrl, fetch: doFetch }),
-      keys: {},
-      control,
+    // An emulator of our own: manual clock (waits are instant), the spec's rate limit.
+    return ownEmulator({
+      rateLimit: options.ownRateLimit ?? 50,
+      http: options.target === 'http',
       emulatorChecks,
       seededWorld: true,
-      allowWrites: true,
-      allowGeneration: true,
-      pace: false,
-      clock: options.clock ?? controlClock(control),
-      close: () => emulator.close(),
-    }
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    })
   }
 
   const baseUrl = (options.baseUrl ?? 'http://localhost/v1').replace(/\/+$/, '')

@@ -7,11 +7,10 @@
  */
 import fc from 'fast-check'
 import * as z from 'zod'
-import { createControlClient, createClient, type ControlClient } from '../../src/client/index.js'
 import { ScenarioContext, type Actor, type RunState } from '../context.js'
 import { Pacer } from '../pacer.js'
 import { randomSeed, Rng } from '../random.js'
-import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
+import { ConfigurationError, ownEmulator, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
 import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
 import { applicable, Side, type Observation } from './sides.js'
@@ -231,9 +230,10 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const runId = rng.fork('walk').token(6)
   // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
   const target = await resolveTarget({ ownRateLimit: 0, ...options })
-  const { createEmulator } = await import('../../src/index.js')
-  const oracleEmulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  let oracleTarget: Target | undefined
   try {
+    // The oracle: an emulator of our own beside the target, with no rate limit.
+    oracleTarget = await ownEmulator({ rateLimit: 0, emulatorChecks: true, seededWorld: false })
     if (target.keys.main !== undefined) {
       const status = (
         await target.client.raw({ operationId: 'listTeams', apiKey: target.keys.main }).catch((error: Error) => {
@@ -243,24 +243,6 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       if (status === 401) throw new ConfigurationError('the target rejects the API key (GET /teams answered 401)')
     }
     if (!target.allowWrites) throw new ConfigurationError('a walk creates the projects it walks: pass --allow-writes')
-    const oracleControl: ControlClient = createControlClient({ url: 'http://127.0.0.1:4010', fetch: oracleEmulator.fetch })
-    const oracleTarget: Target = {
-      kind: 'in-process',
-      baseUrl: 'http://127.0.0.1:4010/v1',
-      client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: oracleEmulator.fetch }),
-      keys: {},
-      control: oracleControl,
-      emulatorChecks: true,
-      seededWorld: false,
-      allowWrites: true,
-      allowGeneration: true,
-      pace: false,
-      clock: {
-        now: async () => Date.parse((await oracleControl.clock()).now),
-        sleep: async (ms) => void (ms > 0 && (await oracleControl.advanceClock({ ms: Math.ceil(ms) }))),
-      },
-      close: async () => oracleEmulator.close(),
-    }
     const state = (t: Target): RunState => ({
       target: t,
       pacer: new Pacer(t.clock, t.pace),
@@ -433,6 +415,6 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
     }
   } finally {
     await target.close()
-    await oracleEmulator.close()
+    await oracleTarget?.close()
   }
 }
