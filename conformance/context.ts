@@ -57,19 +57,33 @@ const HEADERS_THAT_MATTER = [
   'allow',
 ]
 
-function summarize(exchange: Exchange): ExchangeSummary {
+/** How much of an exchange a report shows: which response headers, and how much of each body. */
+export interface SummaryLimits {
+  headers: readonly string[]
+  /** Characters of the request body shown (the rest is cut, with `…`). */
+  requestBody: number
+  responseBody: number
+  /** Whether the request names the role of the key it carried. */
+  keyRole: boolean
+}
+
+/** What a finding shows of its exchange. */
+const FINDING_SUMMARY: SummaryLimits = { headers: HEADERS_THAT_MATTER, requestBody: 1000, responseBody: 800, keyRole: true }
+
+const cut = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text)
+
+/** An exchange as a report shows it: the request with its key redacted, the status, the headers that matter and the bodies, cut. */
+export function summarize(exchange: Exchange, limits: SummaryLimits = FINDING_SUMMARY): ExchangeSummary {
   const headers: Record<string, string> = {}
-  for (const name of HEADERS_THAT_MATTER) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
+  for (const name of limits.headers) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
   const request: ExchangeSummary['request'] = {
     method: exchange.request.method,
     url: exchange.request.url,
     headers: redactedHeaders(exchange.request.headers),
-    ...(exchange.credential === undefined ? {} : { key: exchange.credential.role }),
+    ...(exchange.credential === undefined || !limits.keyRole ? {} : { key: exchange.credential.role }),
   }
-  if (exchange.request.body !== undefined)
-    request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
-  const body = exchange.text.length > 800 ? `${exchange.text.slice(0, 800)}…` : exchange.text
-  return { request, response: { status: exchange.status, headers, body } }
+  if (exchange.request.body !== undefined) request.body = cut(exchange.request.body, limits.requestBody)
+  return { request, response: { status: exchange.status, headers, body: cut(exchange.text, limits.responseBody) } }
 }
 
 function show(value: unknown): string {

@@ -7,12 +7,12 @@
  */
 import fc from 'fast-check'
 import * as z from 'zod'
-import { ScenarioContext, type Actor, type RunState } from '../context.js'
+import { ScenarioContext, summarize, type Actor, type RunState, type SummaryLimits } from '../context.js'
 import { Pacer } from '../pacer.js'
 import { randomSeed, Rng } from '../random.js'
 import { ConfigurationError, ownEmulator, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
-import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
+import { curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { applicable, Side, type Observation } from './sides.js'
 import { describeStep, issuePath, stepArbitraries, WalkStepSchema, type WalkStep } from './steps.js'
 
@@ -100,19 +100,12 @@ class Divergence extends Error {
   }
 }
 
-function summarize(exchange: Exchange): ExchangeSummary {
-  const headers: Record<string, string> = {}
-  for (const name of ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after'])
-    if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
-  return {
-    request: {
-      method: exchange.request.method,
-      url: exchange.request.url,
-      headers: redactedHeaders(exchange.request.headers),
-      ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }),
-    },
-    response: { status: exchange.status, headers, body: exchange.text.length > 600 ? `${exchange.text.slice(0, 600)}…` : exchange.text },
-  }
+/** What a walk's step record shows of each exchange (its key is named beside it, by handle). */
+const STEP_SUMMARY: SummaryLimits = {
+  headers: ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after'],
+  requestBody: Number.POSITIVE_INFINITY,
+  responseBody: 600,
+  keyRole: false,
 }
 
 /** The first fact both sides state differently; the status first. */
@@ -171,7 +164,7 @@ async function execute(sides: Sides, step: WalkStep): Promise<StepRecord> {
     description: describeStep(step),
     target: {
       facts: target.facts,
-      exchanges: target.exchanges.map((e) => ({ ...summarize(e), key: keyOf(sides.target, e), yields: yieldsOf(e.json) })),
+      exchanges: target.exchanges.map((e) => ({ ...summarize(e, STEP_SUMMARY), key: keyOf(sides.target, e), yields: yieldsOf(e.json) })),
       // Each curl reads the key of the side that sent it: another team's reads from its own variable.
       curls: target.exchanges.map((e) => {
         const key = keyOf(sides.target, e)
