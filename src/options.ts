@@ -1,5 +1,6 @@
 import type { ClockMode } from './core/clock.js'
 import { logUnexpectedError } from './core/errors.js'
+import { DEFAULT_BASE_URL } from './defaults.js'
 import { normaliseOrigin } from './core/web-guard.js'
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
@@ -75,7 +76,7 @@ export interface EmulatorOptions {
 /** The epoch of the built-in fixtures, where a manual clock starts by default. */
 const BUILT_IN_EPOCH = BUILT_IN_FIXTURES.epoch ?? '2026-01-01T00:00:00.000Z'
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1'
+export { DEFAULT_BASE_URL }
 
 /** The options with every default filled in and every value checked. */
 export interface ResolvedOptions {

@@ -9,6 +9,7 @@ import type { RunningServer } from '../node/http-server.js'
 import type { StateFile } from '../node/state-file.js'
 import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
 import {
   collect,
   parseBoolean,
@@ -54,7 +55,7 @@ const env = (name: string) => `PRESENTATION_EMULATOR_${name}`
  * command: it listens on a free port and limits no rate unless told
  * otherwise, as the in-process emulator and the vitest global setup do.
  */
-function withServeOptions(command: Command, defaultPort = 4010, defaultRateLimit = 50): Command {
+function withServeOptions(command: Command, defaultPort = DEFAULT_PORT, defaultRateLimit = 50): Command {
   return (
     command
       .addOption(
@@ -63,7 +64,7 @@ function withServeOptions(command: Command, defaultPort = 4010, defaultRateLimit
           .default(defaultPort)
           .argParser(parseInteger(0, 65535)),
       )
-      .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default('127.0.0.1').argParser(parseNonEmpty))
+      .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default(DEFAULT_HOST).argParser(parseNonEmpty))
       .addOption(
         new Option('--seed <n>', 'fixtures and ids are a pure function of the seed')
           .env(env('SEED'))

@@ -4,6 +4,7 @@ import { fail, internalError, ServiceError } from '../core/errors.js'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
 import { hostAllowed, isLoopbackAddress } from '../core/web-guard.js'
 import { bodyLimitFor } from '../mounts.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
 import { SERVER_DEFAULTS } from './server-defaults.js'
 
 export { SERVER_DEFAULTS } from './server-defaults.js'
@@ -430,7 +431,7 @@ export function listenHttp(
 
   return new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, () => {
       server.off('error', reject)
       const address = server.address() as AddressInfo
       checkHost = isLoopbackAddress(address.address) || (options.allowedHosts ?? []).length > 0
