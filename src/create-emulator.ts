@@ -4,7 +4,7 @@ import { createMswHandlers, type MswHttp } from './adapters/msw.js'
 import { resolvePersist, WebStoragePersistence } from './adapters/web-storage.js'
 import type { ControlPlane } from './control/control-plane.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
-import { Emulator, type EmulatorOptions } from './emulator.js'
+import { Emulator, type EmulatorOptions, type EmulatorParts } from './emulator.js'
 
 /** The core's entry point: one request value in, one response value out. */
 export type Handle = (request: EmulatorRequest) => Promise<EmulatorResponse>
@@ -45,9 +45,9 @@ export interface EmulatorCore {
   handle: Handle
 }
 
-/** The core of `createEmulator`: a plain `Emulator` answering through its own `handle`. */
-export function standardCore(options: EmulatorOptions): EmulatorCore {
-  const emulator = new Emulator(options)
+/** The core of `createEmulator`: an `Emulator` (assembled from `parts`, if given) answering through its own `handle`. */
+export function standardCore(options: EmulatorOptions, parts: EmulatorParts = {}): EmulatorCore {
+  const emulator = new Emulator(options, parts)
   return { emulator, handle: (request) => emulator.handle(request) }
 }
 

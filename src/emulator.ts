@@ -15,9 +15,19 @@ import { mountFor, type BrowserPolicyName, type Mount, type MountContext, type M
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
 import type { Change } from './store/table.js'
-import type { World } from './store/world.js'
+import { StateDocument, type World } from './store/world.js'
 
 export { DEFAULT_BASE_URL, type EmulatorOptions } from './options.js'
+
+/**
+ * @internal How an emulator is assembled beyond its options: the `/v1`
+ * pipeline's parts (the tests' deliberately broken servers, `src/testing/`),
+ * and the schema state imports are checked with (the Node entries give zod's
+ * compiled clone). Not part of the published types.
+ */
+export interface EmulatorParts extends Partial<PipelineParts> {
+  stateSchema?: () => typeof StateDocument
+}
 
 /**
  * One independent emulated Presentation Service. This is the composition
@@ -39,6 +49,7 @@ export class Emulator {
   readonly control: ControlPlane
   readonly env: Env
   readonly #options: ResolvedOptions
+  readonly #stateSchema: () => typeof StateDocument
   readonly #mutex = new Mutex()
   readonly #jobs: JobScheduler
   readonly #api: ApiPipeline
@@ -57,14 +68,11 @@ export class Emulator {
   #loaded = false
 
   constructor(options?: EmulatorOptions)
-  /**
-   * @internal An emulator whose `/v1` pipeline is assembled from other parts
-   * (other handlers, authentication or rate policy): the tests' deliberately
-   * broken servers (`src/testing/`). Not part of the published types.
-   */
-  constructor(options: EmulatorOptions | undefined, parts: Partial<PipelineParts>)
-  constructor(options: EmulatorOptions = {}, parts: Partial<PipelineParts> = {}) {
+  /** @internal An emulator assembled from other parts (see `EmulatorParts`). */
+  constructor(options: EmulatorOptions | undefined, parts: EmulatorParts)
+  constructor(options: EmulatorOptions = {}, { stateSchema, ...pipeline }: EmulatorParts = {}) {
     const resolved = resolveOptions(options)
+    this.#stateSchema = stateSchema ?? (() => StateDocument)
     this.#options = resolved
     this.#baseOrigin = resolved.baseUrl.origin
     this.clock = new Clock(resolved.clock, resolved.clockStart)
@@ -75,7 +83,7 @@ export class Emulator {
       this.exclusive(() => this.settleDueJobs()).catch((error: unknown) => resolved.onError(error))
     })
     this.control = new ControlPlane(this)
-    this.#api = new ApiPipeline(this, resolved, { ...STANDARD_PARTS, ...parts })
+    this.#api = new ApiPipeline(this, resolved, { ...STANDARD_PARTS, ...pipeline })
     // The base URL's origin is the emulator's own when it was given, or while no
     // server listens (msw and fetch answer there); the default one names no
     // server once listen() picked another address.
@@ -179,6 +187,11 @@ export class Emulator {
    */
   get quiet(): boolean {
     return this.#loaded && this.#mutex.idle && !this.#jobs.hasDue()
+  }
+
+  /** The schema state documents are validated with. */
+  stateSchema(): typeof StateDocument {
+    return this.#stateSchema()
   }
 
   /** Replaces the world (reset, state import). Call inside `exclusive`. */

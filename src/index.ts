@@ -11,11 +11,11 @@
  * const server = setupServer(...emulator.handlers)
  * server.listen()
  */
-import { buildEmulator, type PresentationEmulatorBase } from './create-emulator.js'
+import { buildEmulator, standardCore, type PresentationEmulatorBase } from './create-emulator.js'
 import type { EmulatorOptions } from './emulator.js'
 import type { HttpServerOptions, RunningServer } from './node/http-server.js'
+import { compiledStateSchema } from './node/compiled-state-schema.js'
 import { listenNode, loadMswHttp } from './node/ways-in.js'
-import './node/compiled-state-schema.js'
 
 /** One independent emulated service and every way into it, `listen` included. */
 export interface PresentationEmulator extends PresentationEmulatorBase {
@@ -28,7 +28,9 @@ export interface PresentationEmulator extends PresentationEmulatorBase {
  * Two emulators in one process share nothing.
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator<RunningServer, HttpServerOptions>(options, loadMswHttp, listenNode)
+  return buildEmulator<RunningServer, HttpServerOptions>(options, loadMswHttp, listenNode, (checked) =>
+    standardCore(checked, { stateSchema: compiledStateSchema }),
+  )
 }
 
 export * from './shared-exports.js'

@@ -317,27 +317,30 @@ async function launch(
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (isStopRequested()) return { code: 0, stopped: true }
   // The state file (and write-file-atomic) loads only with --state.
-  const [{ Emulator }, { listenHttp }, stateModule, { BUILT_IN_FIXTURES }] = await Promise.all([
+  const [{ Emulator }, { listenHttp }, stateModule, { BUILT_IN_FIXTURES }, { compiledStateSchema }] = await Promise.all([
     import('../emulator.js'),
     import('../node/http-server.js'),
     flags.state === undefined ? undefined : import('../node/state-file.js'),
     import('../fixtures/load.js'),
     import('../node/compiled-state-schema.js'),
   ])
-  const emulator = new Emulator({
-    seed: flags.seed,
-    fixtures,
-    timeScale: flags.timeScale,
-    clock: flags.clock,
-    rateLimit: flags.rateLimit,
-    publicUrl: flags.publicUrl,
-    adminToken: flags.adminToken,
-    allowedOrigins: flags.allowedOrigin,
-    allowedHosts: flags.allowedHost,
-    allowRemoteImages: flags.allowRemoteImages ?? false,
-    onRequest,
-    onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
-  })
+  const emulator = new Emulator(
+    {
+      seed: flags.seed,
+      fixtures,
+      timeScale: flags.timeScale,
+      clock: flags.clock,
+      rateLimit: flags.rateLimit,
+      publicUrl: flags.publicUrl,
+      adminToken: flags.adminToken,
+      allowedOrigins: flags.allowedOrigin,
+      allowedHosts: flags.allowedHost,
+      allowRemoteImages: flags.allowRemoteImages ?? false,
+      onRequest,
+      onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
+    },
+    { stateSchema: compiledStateSchema },
+  )
   try {
     await emulator.ready()
   } catch (error) {

@@ -1,7 +1,6 @@
 import { fail } from '../core/errors.js'
 import { MAX_JSON_DEPTH, valueDepthExceeded } from '../core/json-depth.js'
 import type { JournalEntry } from '../core/journal.js'
-import { parseChanges } from '../core/parse-changes.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import { loadFaker, seedFrom } from '../content/random.js'
 import type { Clock } from '../core/clock.js'
@@ -15,8 +14,7 @@ import type { JobStatusResponse } from '../schemas/index.js'
 import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
 import type { JobRecord, TeamRecord } from '../store/records.js'
-import { stateSchema } from '../store/state-schema.js'
-import { STATE_FORMAT, StateDocument, TABLE_NAMES, World } from '../store/world.js'
+import { STATE_FORMAT, type StateDocument, TABLE_NAMES, World, withStateDefaults } from '../store/world.js'
 import { VERSION } from '../version.js'
 import {
   AddCollaboratorRequest,
@@ -90,6 +88,8 @@ export interface ControlHost {
   readonly urls: Urls
   readonly timeScale: number
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
+  /** The schema state documents are validated with: `StateDocument`, or (in Node) zod's compiled clone of it. */
+  stateSchema(): typeof StateDocument
   /** Replaces the world (inside `exclusive`). */
   install(world: World): void
   buildSeededWorld(): Promise<World>
@@ -149,23 +149,22 @@ export class ControlPlane {
   /**
    * Replaces the world with a state document, after validating all of it; an
    * invalid one changes nothing. The world's records are copies of the
-   * document's, unless `adopt` is true: then, when the parse would copy it
-   * as it is (no default to fill in), the document's own objects become the
-   * records, for a document nothing else holds or changes (one just parsed
-   * from JSON: `--state`, `PUT /_emulator/state`, `persist`). The world never
-   * changes a record in place, so its objects stay as they were loaded. It
-   * spares a copy of every object (1.5 million at 100,000 projects: about
-   * 0.2 s of a 3 s load, most of it the garbage collector's).
+   * document's, unless `adopt` is true: then the document's own objects
+   * become the records (its token lists filled in where the schema would),
+   * for a document nothing else holds or changes (one just parsed from JSON:
+   * `--state`, `PUT /_emulator/state`, `persist`). The world never changes a
+   * record in place, so its objects stay as they were loaded. It spares a
+   * copy of every object (1.5 million at 100,000 projects).
    */
   async putState(input: unknown, options: { adopt?: boolean } = {}): Promise<StateSummary> {
     // The schema has no open-ended part (a test checks it), so it never recurses into what it refuses, and
     // a document it accepts is nested no deeper than the schema itself, well within the bound. The bound is
     // looked at only for a document the schema refuses, and named first then; a valid 137 MB document is not
     // walked a second time. (In Node, the schema is zod's compiled clone of `StateDocument`: same answers.)
-    const schema = stateSchema()
+    const schema = this.emulator.stateSchema()
     let doc: StateDocument
-    if (options.adopt === true && schema.validate(input) && !parseChanges(StateDocument, input)) {
-      doc = input as StateDocument // what the parse would give, less the copy
+    if (options.adopt === true && schema.validate(input)) {
+      doc = withStateDefaults(input as StateDocument) // what the parse would give, less the copy
     } else {
       const result = safeParse(schema, input)
       if (!result.success) {
