@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises'
 import { constants as osConstants } from 'node:os'
 import { Command, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
-import { isLoopbackAddress } from '../core/web-guard.js'
 import type { Emulator, EmulatorOptions } from '../emulator.js'
 import type { RunningServer } from '../node/http-server.js'
 import type { StateFile } from '../node/state-file.js'
@@ -304,7 +303,7 @@ async function launch(
   // answer at once; and only after the fixtures file is read, so a bad file is reported at once too.
   let fixtures: EmulatorOptions['fixtures']
   if (flags.fixtures !== undefined) {
-    const { FixturesError, parseFixtures } = await import('../fixtures/load.js')
+    const { FixturesError, parseFixtures } = await import('./serve-modules.js')
     try {
       fixtures = parseFixtures(JSON.parse(await readFile(flags.fixtures, 'utf8')), flags.fixtures)
     } catch (error) {
@@ -317,12 +316,9 @@ async function launch(
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (isStopRequested()) return { code: 0, stopped: true }
   // The state file (and write-file-atomic) loads only with --state.
-  const [{ Emulator }, { listenHttp }, stateModule, { BUILT_IN_FIXTURES }, { compiledStateSchema }] = await Promise.all([
-    import('../emulator.js'),
-    import('../node/http-server.js'),
+  const [{ Emulator, listenHttp, BUILT_IN_FIXTURES, isLoopbackAddress, compiledStateSchema }, stateModule] = await Promise.all([
+    import('./serve-modules.js'),
     flags.state === undefined ? undefined : import('../node/state-file.js'),
-    import('../fixtures/load.js'),
-    import('../node/compiled-state-schema.js'),
   ])
   const emulator = new Emulator(
     {
