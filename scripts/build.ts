@@ -19,7 +19,7 @@
  * map of bundled dependencies would be most of the package's weight.
  */
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -249,24 +249,5 @@ await build({
   minifySyntax: true,
 })
 
-// Every bundle is 7-bit ASCII. esbuild's default charset escapes non-ASCII
-// characters everywhere but in regular expression literals
-// (evanw/esbuild#4205), and one of those (in rou3's route patterns) made the
-// CLI's 527 KB start chunk a two-byte string, which Node decodes and V8
-// scans more slowly (its decode alone took 1.8x as long). `\uXXXX` is the
-// same character in a regular expression as in a string.
-asciiOnly(`${root}dist`)
-
 // The stamp tests look at to know the build is complete and newer than the sources.
 writeFileSync(`${root}dist/.built`, `${new Date().toISOString()}\n`)
-
-/** Escapes every non-ASCII character of the JavaScript files under `dir` (UTF-16 code units, as `\uXXXX`). */
-function asciiOnly(dir: string): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.js')) continue
-    const path = `${entry.parentPath}/${entry.name}`
-    const text = readFileSync(path, 'utf8')
-    if (!/[^\x00-\x7f]/.test(text)) continue
-    writeFileSync(path, text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`))
-  }
-}
