@@ -20,10 +20,12 @@ import { StateDocument, type World } from './store/world.js'
 export { DEFAULT_BASE_URL, type EmulatorOptions } from './options.js'
 
 /**
- * @internal How an emulator is assembled beyond its options: the `/v1`
- * pipeline's parts (the tests' deliberately broken servers, `src/testing/`),
- * and the schema state imports are checked with (the Node entries give zod's
- * compiled clone). Not part of the published types.
+ * How an emulator is assembled beyond its options: the `/v1` pipeline's
+ * parts (the tests' deliberately broken servers, `src/testing/`), and the
+ * schema state imports are checked with (the Node entries give zod's
+ * compiled clone). Internal: no entry exports it, and `Emulator`'s
+ * constructor that takes it is left out of the published types; it stays
+ * in them only because `create-emulator.d.ts` names it.
  */
 export interface EmulatorParts extends Partial<PipelineParts> {
   stateSchema?: () => typeof StateDocument
