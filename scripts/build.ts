@@ -164,9 +164,9 @@ const fakerUsedModules: Plugin = {
 // loads is one chunk, beside those the other entries (./schemas, ./client)
 // share. The imports run nothing new: those modules are evaluated by then.
 const lazyModules =
-  /[\\/]src[\\/](?:pages[\\/](?:routes|assets|dashboard|security|viewer)|render[\\/](?:documents|transpile)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
+  /[\\/]src[\\/](?:pages[\\/](?:page-server|assets|dashboard|security|viewer)|render[\\/](?:documents|transpile)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
 const nodeServer = /[\\/]src[\\/]node[\\/]http-server\.ts$/
-const startModules = ['src/presentation-emulator.ts', 'src/exports.ts'].map((path) => `${root}${path}`)
+const startModules = ['src/create-emulator.ts', 'src/shared-exports.ts'].map((path) => `${root}${path}`)
 const lazyModulesShareOneChunk: Plugin = {
   name: 'lazy-modules-share-one-chunk',
   setup(b) {

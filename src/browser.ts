@@ -7,7 +7,7 @@
  */
 import { http } from 'msw'
 import type { EmulatorOptions } from './emulator.js'
-import { buildEmulator, type PresentationEmulatorBase } from './presentation-emulator.js'
+import { buildEmulator, type PresentationEmulatorBase } from './create-emulator.js'
 
 /** One independent emulated service and the ways into it a browser has: msw handlers, `fetch`, `handle`. */
 export type PresentationEmulator = PresentationEmulatorBase
@@ -27,4 +27,4 @@ export function createEmulator(options: EmulatorOptions = {}): PresentationEmula
   return buildEmulator(options, () => http)
 }
 
-export * from './exports.js'
+export * from './shared-exports.js'

@@ -1,43 +1,46 @@
-import { ApiPipeline } from './api/pipeline.js'
+import { ApiPipeline, STANDARD_PARTS, type PipelineParts } from './api/pipeline.js'
 import { Clock } from './core/clock.js'
-import { fail } from './core/errors.js'
+import { fail, internalError } from './core/errors.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
 import { Faults } from './core/faults.js'
 import { Journal } from './core/journal.js'
 import { Mutex } from './core/mutex.js'
-import { OriginGuard, preflight } from './core/web-guard.js'
+import { OPEN_CORS, OriginGuard, type BrowserPolicy } from './core/web-guard.js'
 import { RateLimiter } from './core/rate-limiter.js'
 import { ControlPlane } from './control/control-plane.js'
-import type { ControlDispatcher } from './control/dispatch.js'
-import { isControlPath } from './control/paths.js'
 import { seededWorld } from './fixtures/seeded-world.js'
 import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
+import { mountFor, type BrowserPolicyName, type Mount, type MountContext, type MountHandler } from './mounts.js'
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
-import { OPENAPI_PATH, serveOpenApi } from './openapi/serve.js'
-import { isPagePath } from './pages/paths.js'
 import type { Change } from './store/table.js'
-import type { World } from './store/world.js'
+import { StateDocument, type World } from './store/world.js'
 
 export { DEFAULT_BASE_URL, type EmulatorOptions } from './options.js'
 
-const CORS_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers':
-    'x-service-error-code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, x-request-id',
+/**
+ * How an emulator is assembled beyond its options: the `/v1` pipeline's
+ * parts (the tests' deliberately broken servers, `src/testing/`), and the
+ * schema state imports are checked with (the Node entries give zod's
+ * compiled clone). Internal: no entry exports it, and `Emulator`'s
+ * constructor that takes it is left out of the published types; it stays
+ * in them only because `create-emulator.d.ts` names it.
+ */
+export interface EmulatorParts extends Partial<PipelineParts> {
+  stateSchema?: () => typeof StateDocument
 }
 
 /**
  * One independent emulated Presentation Service. This is the composition
  * root: it owns the world and its life cycle (build, install, jobs), the
  * clock, rate limits, faults and journal, and hands each request to the
- * part that serves its path: the `/v1` pipeline (`api/pipeline.ts`), the
- * control plane (`control/dispatch.ts`) or the pages (`pages/routes.ts`).
- * Those depend on narrow interfaces, which this class implements. The
- * control plane's HTTP side and the pages are loaded when their paths are
- * first requested: no API answer needs them, and an app or a test that
- * never opens them never loads them.
+ * row of the mount table (`mounts.ts`) that serves its path: the `/v1`
+ * pipeline (`api/pipeline.ts`), the control plane (`control/dispatch.ts`),
+ * the pages (`pages/page-server.ts`), … Those depend on narrow interfaces,
+ * which this class implements. A row's handler is loaded when its paths
+ * are first requested: no API answer needs the control plane's HTTP side or
+ * the pages, and an app or a test that never opens them never loads them.
  */
 export class Emulator {
   readonly clock: Clock
@@ -48,11 +51,15 @@ export class Emulator {
   readonly control: ControlPlane
   readonly env: Env
   readonly #options: ResolvedOptions
+  readonly #stateSchema: () => typeof StateDocument
   readonly #mutex = new Mutex()
   readonly #jobs: JobScheduler
   readonly #api: ApiPipeline
-  #controlDispatch: Promise<ControlDispatcher> | undefined
-  readonly #originGuard: OriginGuard
+  /** Each mount's handler, once built (on the first request the mount serves), and those being built. */
+  readonly #handlers = new Map<Mount, MountHandler>()
+  readonly #loading = new Map<Mount, Promise<MountHandler>>()
+  /** The browser policy of each policy name a mount can have. */
+  readonly #policies: Record<BrowserPolicyName, BrowserPolicy>
   readonly #changeListeners: Array<(change: Change<unknown> | { table: '*' }) => void> = []
   #world: World | undefined
   readonly #ready: Promise<void>
@@ -62,8 +69,12 @@ export class Emulator {
   /** Set once the world is built, so requests skip awaiting `#ready`. */
   #loaded = false
 
-  constructor(options: EmulatorOptions = {}) {
+  constructor(options?: EmulatorOptions)
+  /** @internal An emulator assembled from other parts (see `EmulatorParts`). */
+  constructor(options: EmulatorOptions | undefined, parts: EmulatorParts)
+  constructor(options: EmulatorOptions = {}, { stateSchema, ...pipeline }: EmulatorParts = {}) {
     const resolved = resolveOptions(options)
+    this.#stateSchema = stateSchema ?? (() => StateDocument)
     this.#options = resolved
     this.#baseOrigin = resolved.baseUrl.origin
     this.clock = new Clock(resolved.clock, resolved.clockStart)
@@ -74,16 +85,17 @@ export class Emulator {
       this.exclusive(() => this.settleDueJobs()).catch((error: unknown) => resolved.onError(error))
     })
     this.control = new ControlPlane(this)
-    this.#api = new ApiPipeline(this, resolved)
+    this.#api = new ApiPipeline(this, resolved, { ...STANDARD_PARTS, ...pipeline })
     // The base URL's origin is the emulator's own when it was given, or while no
     // server listens (msw and fetch answer there); the default one names no
     // server once listen() picked another address.
     const baseUrlGiven = options.baseUrl !== undefined
-    this.#originGuard = new OriginGuard(resolved.allowedOrigins, () =>
+    const originGuard = new OriginGuard(resolved.allowedOrigins, () =>
       baseUrlGiven || this.#listenOrigin === undefined
         ? [this.publicUrl, this.#listenOrigin ?? this.publicUrl, resolved.baseUrl.origin]
         : [this.publicUrl, this.#listenOrigin],
     )
+    this.#policies = { open: OPEN_CORS, 'own-origins': originGuard }
     this.#ready = this.#mutex.run(async () => this.#install(await seededWorld(resolved.fixtures, resolved.seed)))
     // A failed load is reported by ready() and by every request; never as an unhandled rejection.
     this.#ready.catch(() => undefined)
@@ -179,6 +191,11 @@ export class Emulator {
     return this.#loaded && this.#mutex.idle && !this.#jobs.hasDue()
   }
 
+  /** The schema state documents are validated with. */
+  stateSchema(): typeof StateDocument {
+    return this.#stateSchema()
+  }
+
   /** Replaces the world (reset, state import). Call inside `exclusive`. */
   install(world: World): void {
     this.#install(world)
@@ -223,23 +240,32 @@ export class Emulator {
 
   /** The whole service: answers one request. Never throws. */
   async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
-    let response: EmulatorResponse
     try {
-      response = await this.#dispatch(request)
+      return await this.#dispatch(request)
     } catch (error) {
       // The API and the control plane answer their own errors; this catches the rest (pages), never a bare 500.
-      this.#options.onError(error)
-      response = fail.internal('an unexpected error occurred; see the emulator log').toResponse()
+      return internalError(error, this.#options.onError)
     }
-    return response
   }
 
-  /** The control plane's HTTP dispatch, loaded on the first `/_emulator` request. */
-  #controlDispatcher(): Promise<ControlDispatcher> {
-    this.#controlDispatch ??= import('./control/dispatch.js').then(
-      ({ ControlDispatcher }) => new ControlDispatcher(this, this.#options.onError),
-    )
-    return this.#controlDispatch
+  /** Builds the handler of `mount` (loading its module) for its first request; a module that fails to load is tried again next time. */
+  #load(mount: Mount): Promise<MountHandler> {
+    let loading = this.#loading.get(mount)
+    if (loading === undefined) {
+      const context: MountContext = { host: this, api: this.#api, onError: this.#options.onError }
+      loading = Promise.resolve(mount.open(context)).then(
+        (handler) => {
+          this.#handlers.set(mount, handler)
+          return handler
+        },
+        (error: unknown) => {
+          this.#loading.delete(mount)
+          throw error
+        },
+      )
+      this.#loading.set(mount, loading)
+    }
+    return loading
   }
 
   async #dispatch(request: EmulatorRequest): Promise<EmulatorResponse> {
@@ -250,29 +276,13 @@ export class Emulator {
         return fail.internal(`the emulator could not load its world: ${(error as Error).message}`).toResponse()
       }
     }
-    const { path } = request
-    if (isControlPath(path) || isPagePath(path)) {
-      // The emulator's own paths answer only their own origin's pages (see core/web-guard.ts).
-      const guard = this.#originGuard
-      const response =
-        request.method === 'OPTIONS'
-          ? guard.preflight(request)
-          : (guard.refusal(request) ??
-            (isControlPath(path)
-              ? await (await this.#controlDispatcher()).handle(request)
-              : await (await import('./pages/routes.js')).handlePage(this, request)))
-      Object.assign(response.headers, guard.corsHeaders(request))
-      return response
-    }
+    const mount = mountFor(request.path)
+    const policy = this.#policies[mount.browsers]
     const response =
       request.method === 'OPTIONS'
-        ? preflight()
-        : path === '/v1' || path.startsWith('/v1/')
-          ? await this.#api.handle(request)
-          : path === OPENAPI_PATH
-            ? await serveOpenApi(request)
-            : fail.notFound('Route', `nothing is served at ${path}; the API is under /v1`).toResponse()
-    Object.assign(response.headers, CORS_HEADERS)
+        ? policy.preflight(request)
+        : (policy.refusal(request) ?? (await (this.#handlers.get(mount) ?? (await this.#load(mount)))(request)))
+    Object.assign(response.headers, policy.corsHeaders(request))
     return response
   }
 }

@@ -1,9 +1,10 @@
 import type { ClockMode } from './core/clock.js'
+import { logUnexpectedError } from './core/errors.js'
+import { DEFAULT_BASE_URL } from './defaults.js'
 import { normaliseOrigin } from './core/web-guard.js'
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, type JournalEntry } from './core/journal.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
 import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
-import type { TestHooks } from './api/test-hooks.js'
 import type { PersistOption } from './adapters/web-storage.js'
 
 /** Options of one emulator. Every option has a default; see the README's flags table. */
@@ -70,18 +71,12 @@ export interface EmulatorOptions {
   onRequest?: (entry: JournalEntry) => void
   /** Called with every unexpected error (answered as 500). Default: `console.error`. */
   onError?: (error: unknown) => void
-  /**
-   * Test-only: replaces pieces of the `/v1` pipeline, so the conformance
-   * kit's own tests can build deliberately broken servers. Never set it in
-   * an application; nothing the package ships sets it.
-   */
-  testHooks?: TestHooks
 }
 
 /** The epoch of the built-in fixtures, where a manual clock starts by default. */
 const BUILT_IN_EPOCH = BUILT_IN_FIXTURES.epoch ?? '2026-01-01T00:00:00.000Z'
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1'
+export { DEFAULT_BASE_URL }
 
 /** The options with every default filled in and every value checked. */
 export interface ResolvedOptions {
@@ -103,7 +98,6 @@ export interface ResolvedOptions {
   journalBytes: number
   onRequest: ((entry: JournalEntry) => void) | undefined
   onError: (error: unknown) => void
-  testHooks: TestHooks
 }
 
 /** Fills in defaults and checks every option; a bad one throws a `TypeError` naming it. */
@@ -170,7 +164,6 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     journalBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES,
     onRequest: options.onRequest,
-    onError: options.onError ?? ((error) => console.error('[presentation-emulator] unexpected error:', error)),
-    testHooks: options.testHooks ?? {},
+    onError: options.onError ?? logUnexpectedError,
   }
 }

@@ -68,9 +68,9 @@ describe('the built package', () => {
       expect(lazyCodeIn(bundleFiles(join(ROOT, dir))).sort(), dir).toEqual(Object.keys(LAZY_CODE).sort())
     }
     // None of it is in what an entry loads before its code runs, nor in what the CLI loads to serve.
-    const cliEmulator = readdirSync(join(ROOT, 'dist/cli/chunks')).filter((name) => /^emulator-\w+\.js$/.test(name))
-    expect(cliEmulator).toHaveLength(1)
-    for (const entry of ['dist/node/index.js', 'dist/browser/browser.js', 'dist/cli/cli.js', `dist/cli/chunks/${cliEmulator[0]}`]) {
+    const cliServe = readdirSync(join(ROOT, 'dist/cli/chunks')).filter((name) => /^serve-modules-\w+\.js$/.test(name))
+    expect(cliServe).toHaveLength(1)
+    for (const entry of ['dist/node/index.js', 'dist/browser/browser.js', 'dist/cli/cli.js', `dist/cli/chunks/${cliServe[0]}`]) {
       expect(lazyCodeIn(staticGraph(join(ROOT, entry))), entry).toEqual([])
     }
   })

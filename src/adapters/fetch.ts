@@ -1,5 +1,5 @@
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
-import { bodyLimitFor } from './body-limits.js'
+import { bodyLimitFor, isOwnPath } from '../mounts.js'
 import { bufferedResponse } from './buffered-response.js'
 
 /**
@@ -11,14 +11,11 @@ export function emulatorPath(pathname: string, basePath: string): string {
   const base = basePath.replace(/\/+$/, '')
   if (base === '/v1') return pathname
   if (base === '') {
-    return OWN_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`)) ? pathname : `/v1${pathname}`
+    return isOwnPath(pathname) ? pathname : `/v1${pathname}`
   }
   if (pathname === base || pathname.startsWith(`${base}/`)) return `/v1${pathname.slice(base.length)}`
   return pathname
 }
-
-/** Paths the emulator serves outside the API: control plane, pages and the OpenAPI document. */
-export const OWN_PREFIXES = ['/_emulator', '/editor', '/sites', '/openapi.json'] as const
 
 /** Converts a Fetch API `Request` into the core's request value. */
 export async function fromFetchRequest(request: Request, basePath: string): Promise<EmulatorRequest> {

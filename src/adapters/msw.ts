@@ -1,6 +1,7 @@
 import type { http, HttpHandler } from 'msw'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
-import { fromFetchRequest, OWN_PREFIXES, toFetchResponse } from './fetch.js'
+import { OWN_PREFIXES } from '../mounts.js'
+import { fromFetchRequest, toFetchResponse } from './fetch.js'
 
 /**
  * msw request handlers that answer every request under `baseUrl` (and the

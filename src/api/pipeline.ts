@@ -1,19 +1,19 @@
 import type { Clock } from '../core/clock.js'
-import { fail, ServiceError } from '../core/errors.js'
+import { errorResponse, fail } from '../core/errors.js'
 import { jsonResponse, MAX_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import type { Faults } from '../core/faults.js'
-import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
+import { decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
 import { lazyJournalEntry, type Journal, type JournalEntry, type JournalRecord } from '../core/journal.js'
-import type { RateLimiter } from '../core/rate-limiter.js'
+import type { RateDecision, RateLimiter } from '../core/rate-limiter.js'
 import { RouteTable } from '../core/router.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
-import { API_KEY_PREFIX } from '../fixtures/schema.js'
 import type { Principal } from '../model/access.js'
-import { handlers as defaultHandlers, type Env, type OperationHandler } from '../operations/index.js'
+import { responseCache } from '../model/response-cache.js'
+import { handlers as standardHandlers, type Env, type OperationHandler, type OperationHandlers } from '../operations/index.js'
 import { operations, type OperationId, type OperationSpec } from '../schemas/index.js'
 import type { World } from '../store/world.js'
 import type * as z from 'zod'
-import type { TestHooks } from './test-hooks.js'
+import { authenticateKey } from './authenticate.js'
 
 /** What the `/v1` pipeline needs from the emulator that hosts it. */
 export interface ApiHost {
@@ -38,7 +38,25 @@ export interface ApiPipelineOptions {
   validateResponses: boolean
   onRequest: ((entry: JournalEntry) => void) | undefined
   onError: (error: unknown) => void
-  testHooks: TestHooks
+}
+
+/** Who a request's `Authorization` header names (a 401 `ServiceError` when nobody). */
+export type Authenticate = (header: string | undefined, world: World) => Principal
+/** Counts an authenticated request against the rate limit. */
+export type RatePolicy = (principal: Principal, limiter: RateLimiter, env: Env) => RateDecision
+
+/** What the pipeline is assembled from: the operations' handlers, authentication and the rate policy. */
+export interface PipelineParts {
+  handlers: OperationHandlers
+  authenticate: Authenticate
+  rateLimit: RatePolicy
+}
+
+/** The service as the spec describes it: every operation's handler, API keys, one fixed window per user. */
+export const STANDARD_PARTS: PipelineParts = {
+  handlers: standardHandlers,
+  authenticate: authenticateKey,
+  rateLimit: (principal, limiter) => limiter.hit(principal.user.id),
 }
 
 /**
@@ -46,29 +64,36 @@ export interface ApiPipelineOptions {
  * and the first that fails answers (the README's "How a request is handled"):
  *
  * 1. authentication, 2. rate limit, 3. route, 4. body size,
- * 5. fault injection, 6. validation, 7. the operation, under the world's lock.
+ * 5. fault injection, 6. validation, 7. the operation, under the world's lock,
+ * as one transaction (all of its writes, or none).
  *
  * Every request, whatever its outcome, is journaled.
  */
 export class ApiPipeline {
   readonly #routes = new RouteTable<OperationId>()
-  readonly #handlers = new Map<OperationId, OperationHandler<OperationId>>()
+  readonly #handlers: OperationHandlers
+  readonly #authenticate: Authenticate
+  readonly #rateLimit: RatePolicy
   /** Validated queries by operation and raw query string (validation is a pure function of them). */
   readonly #queries = new Map<string, unknown>()
-  /** GET handlers run at once when the lock is free (not when a test hook wraps them: it may await). */
+  /**
+   * GET handlers run at once when the lock is free. The standard ones answer
+   * synchronously; other handlers (assembled elsewhere) may await, so they
+   * always run under the lock.
+   */
   readonly #syncReads: boolean
 
   constructor(
     private readonly host: ApiHost,
     private readonly options: ApiPipelineOptions,
+    parts: PipelineParts = STANDARD_PARTS,
   ) {
-    const wrap = options.testHooks.wrapOperation
-    this.#syncReads = wrap === undefined
+    this.#handlers = parts.handlers
+    this.#authenticate = parts.authenticate
+    this.#rateLimit = parts.rateLimit
+    this.#syncReads = parts.handlers === standardHandlers
     for (const [id, spec] of Object.entries(operations) as Array<[OperationId, OperationSpec]>) {
-      const handler = defaultHandlers[id] as OperationHandler<OperationId> | undefined
-      if (handler === undefined) continue
       this.#routes.add(spec.method, `/v1${spec.path}`, id)
-      this.#handlers.set(id, wrap === undefined ? handler : wrap(id, handler))
     }
   }
 
@@ -79,8 +104,6 @@ export class ApiPipeline {
     const time = host.clock.now()
     let principal: Principal | undefined
     let operationId: OperationId | undefined
-    /** Whether the request got past step 3 (what the test hooks call its operation). */
-    let routed = false
     let headers: Record<string, string> = {}
     let response: EmulatorResponse
     // The route is looked up first (a pure lookup: nothing is counted or
@@ -89,14 +112,10 @@ export class ApiPipeline {
     if (match.kind === 'route') operationId = match.data
     try {
       // 1. Authentication
-      principal = this.#authenticate(request.headers.authorization)
+      principal = this.#authenticate(request.headers.authorization, host.world)
 
       // 2. Rate limit
-      const rateHook = options.testHooks.rateLimit
-      const decision =
-        rateHook === undefined
-          ? host.rateLimiter.hit(principal.user.id)
-          : rateHook(principal, (bucket) => host.rateLimiter.hit(bucket), host.env)
+      const decision = this.#rateLimit(principal, host.rateLimiter, host.env)
       headers = decision.headers
       if (!decision.allowed) {
         throw fail.rateLimited(`at most ${host.rateLimiter.limit} requests per minute per user; ${host.rateLimiter.retryHint()}`, {})
@@ -105,12 +124,7 @@ export class ApiPipeline {
       // 3. Route
       if (match.kind === 'none') throw fail.notFound('Route', `no operation at ${request.method} ${request.path}`)
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
-      routed = true
       const spec: OperationSpec = operations[match.data]
-      const transformRequest = options.testHooks.transformRequest
-      if (transformRequest !== undefined) {
-        request = transformRequest({ request, operationId: match.data, principal, world: host.world, env: host.env })
-      }
 
       // 4. Body size
       if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
@@ -137,7 +151,7 @@ export class ApiPipeline {
       // 7. The operation, under the lock. A read (GET) when the lock is free
       // and no job is due runs at once: it is synchronous, so nothing can
       // interleave with it, exactly as under the lock, without queueing.
-      const handler = this.#handlers.get(match.data)!
+      const handler = this.#handlers[match.data] as OperationHandler<OperationId>
       const authorization = request.headers.authorization
       const result =
         spec.method === 'GET' && this.#syncReads && host.quiet
@@ -145,29 +159,30 @@ export class ApiPipeline {
           : await host.exclusive(async () => {
               // Authenticate again inside the lock: a key revoked (or a world
               // replaced) while this request waited is honoured at once.
-              const current = this.#authenticate(authorization)
+              const current = this.#authenticate(authorization, host.world)
               principal = current
               await host.settleDueJobs()
-              return handler({ world: host.world, env: host.env, principal: current, params, query, body } as never)
+              // All or nothing: an operation that fails half-way leaves the world as it was, and tells nobody.
+              const world = host.world
+              return world.transaction(() => handler({ world, env: host.env, principal: current, params, query, body } as never))
             })
       if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
+      // A value composed from cached parts comes with its JSON text (model/response-cache.ts).
+      const text = responseCache(host.world).textOf(result)
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
         if (!check.success) {
           throw fail.internal(`response of ${match.data} does not match its schema: ${describeIssues(check.error.issues)}`)
         }
+        if (text !== undefined && text !== JSON.stringify(result)) {
+          throw fail.internal(`response of ${match.data}: the cached JSON text is not the serialisation of the validated value`)
+        }
       }
-      response = jsonResponse(200, result, headers)
+      response = jsonResponse(200, result, headers, text)
     } catch (error) {
-      response = this.#errorResponse(error, headers)
+      response = errorResponse(error, options.onError, headers)
     }
     response.headers['x-request-id'] = requestId
-    const transform = options.testHooks.transformResponse
-    if (transform !== undefined)
-      response = transform(
-        { request, operationId: routed ? operationId : undefined, principal, world: host.world, env: host.env },
-        response,
-      )
     // References only: the journal copies, redacts and decodes when an entry is listed.
     const entry: JournalRecord = {
       id: requestId,
@@ -204,37 +219,5 @@ export class ApiPipeline {
     if (this.#queries.size >= QUERY_CACHE_SIZE) this.#queries.clear()
     this.#queries.set(key, parsed)
     return parsed
-  }
-
-  #authenticate(header: string | undefined): Principal {
-    const hook = this.options.testHooks.authenticate
-    if (hook !== undefined) return hook(header, (h) => this.#standardAuthenticate(h), this.host.world)
-    return this.#standardAuthenticate(header)
-  }
-
-  #standardAuthenticate(header: string | undefined): Principal {
-    const token = bearer(header)
-    if (token === undefined) {
-      throw fail.unauthorized(
-        header === undefined ? 'send the header Authorization: Bearer <API key>' : 'the Authorization header must be "Bearer <API key>"',
-      )
-    }
-    if (!token.startsWith(API_KEY_PREFIX)) {
-      throw fail.unauthorized(`API keys start with "${API_KEY_PREFIX}"`)
-    }
-    const world = this.host.world
-    const key = world.apiKeyByValue(token)
-    if (key === undefined) throw fail.unauthorized('the API key is not valid')
-    if (key.revokedAt !== null) throw fail.unauthorized('the API key has been revoked')
-    const user = world.users.get(key.userId)
-    const team = world.teams.get(key.teamId)
-    if (user === undefined || team === undefined) throw fail.unauthorized('the API key’s owner or team no longer exists')
-    return { key, user, team }
-  }
-
-  #errorResponse(error: unknown, headers: Record<string, string>): EmulatorResponse {
-    if (error instanceof ServiceError) return error.toResponse(headers)
-    this.options.onError(error)
-    return fail.internal('an unexpected error occurred; see the emulator log').toResponse(headers)
   }
 }

@@ -3,12 +3,12 @@ import { readFile } from 'node:fs/promises'
 import { constants as osConstants } from 'node:os'
 import { Command, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
-import { isLoopbackAddress } from '../core/web-guard.js'
 import type { Emulator, EmulatorOptions } from '../emulator.js'
 import type { RunningServer } from '../node/http-server.js'
 import type { StateFile } from '../node/state-file.js'
 import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
 import {
   collect,
   parseBoolean,
@@ -54,7 +54,7 @@ const env = (name: string) => `PRESENTATION_EMULATOR_${name}`
  * command: it listens on a free port and limits no rate unless told
  * otherwise, as the in-process emulator and the vitest global setup do.
  */
-function withServeOptions(command: Command, defaultPort = 4010, defaultRateLimit = 50): Command {
+function withServeOptions(command: Command, defaultPort = DEFAULT_PORT, defaultRateLimit = 50): Command {
   return (
     command
       .addOption(
@@ -63,7 +63,7 @@ function withServeOptions(command: Command, defaultPort = 4010, defaultRateLimit
           .default(defaultPort)
           .argParser(parseInteger(0, 65535)),
       )
-      .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default('127.0.0.1').argParser(parseNonEmpty))
+      .addOption(new Option('--host <host>', 'interface to listen on').env(env('HOST')).default(DEFAULT_HOST).argParser(parseNonEmpty))
       .addOption(
         new Option('--seed <n>', 'fixtures and ids are a pure function of the seed')
           .env(env('SEED'))
@@ -303,7 +303,7 @@ async function launch(
   // answer at once; and only after the fixtures file is read, so a bad file is reported at once too.
   let fixtures: EmulatorOptions['fixtures']
   if (flags.fixtures !== undefined) {
-    const { FixturesError, parseFixtures } = await import('../fixtures/load.js')
+    const { FixturesError, parseFixtures } = await import('./serve-modules.js')
     try {
       fixtures = parseFixtures(JSON.parse(await readFile(flags.fixtures, 'utf8')), flags.fixtures)
     } catch (error) {
@@ -316,27 +316,27 @@ async function launch(
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (isStopRequested()) return { code: 0, stopped: true }
   // The state file (and write-file-atomic) loads only with --state.
-  const [{ Emulator }, { listenHttp }, stateModule, { BUILT_IN_FIXTURES }] = await Promise.all([
-    import('../emulator.js'),
-    import('../node/http-server.js'),
+  const [{ Emulator, listenHttp, BUILT_IN_FIXTURES, isLoopbackAddress, compiledStateSchema }, stateModule] = await Promise.all([
+    import('./serve-modules.js'),
     flags.state === undefined ? undefined : import('../node/state-file.js'),
-    import('../fixtures/load.js'),
-    import('../node/compiled-state-schema.js'),
   ])
-  const emulator = new Emulator({
-    seed: flags.seed,
-    fixtures,
-    timeScale: flags.timeScale,
-    clock: flags.clock,
-    rateLimit: flags.rateLimit,
-    publicUrl: flags.publicUrl,
-    adminToken: flags.adminToken,
-    allowedOrigins: flags.allowedOrigin,
-    allowedHosts: flags.allowedHost,
-    allowRemoteImages: flags.allowRemoteImages ?? false,
-    onRequest,
-    onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
-  })
+  const emulator = new Emulator(
+    {
+      seed: flags.seed,
+      fixtures,
+      timeScale: flags.timeScale,
+      clock: flags.clock,
+      rateLimit: flags.rateLimit,
+      publicUrl: flags.publicUrl,
+      adminToken: flags.adminToken,
+      allowedOrigins: flags.allowedOrigin,
+      allowedHosts: flags.allowedHost,
+      allowRemoteImages: flags.allowRemoteImages ?? false,
+      onRequest,
+      onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
+    },
+    { stateSchema: compiledStateSchema },
+  )
   try {
     await emulator.ready()
   } catch (error) {

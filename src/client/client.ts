@@ -1,4 +1,4 @@
-import { routes, type OperationId } from '../schemas/routes.js'
+import { routes, type OperationId } from '../schemas/operation-routes.js'
 import { JobTimeoutError, retryAfterSeconds, serviceApiError, ServiceApiError } from './errors.js'
 import type {
   BodyInput,

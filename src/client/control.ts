@@ -24,7 +24,7 @@ import type {
   SetCreditsResponse,
 } from '../control/schemas.js'
 import type { JobStatusResponse } from '../schemas/job.js'
-import type { OperationId } from '../schemas/routes.js'
+import type { OperationId } from '../schemas/operation-routes.js'
 import { serviceApiError } from './errors.js'
 
 export interface ControlClientOptions {

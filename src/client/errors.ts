@@ -1,4 +1,4 @@
-import type { OperationId } from '../schemas/routes.js'
+import type { OperationId } from '../schemas/operation-routes.js'
 
 /** The spec's error body. */
 export interface ErrorBody {

@@ -35,6 +35,13 @@ export {
   type ErrorBody,
   type RateLimitInfo,
 } from './errors.js'
-export { routes, OPERATION_IDS, COMMON_ERROR_STATUSES, type HttpMethod, type OperationId, type RouteSpec } from '../schemas/routes.js'
+export {
+  routes,
+  OPERATION_IDS,
+  COMMON_ERROR_STATUSES,
+  type HttpMethod,
+  type OperationId,
+  type RouteSpec,
+} from '../schemas/operation-routes.js'
 export type * from './types.js'
 export { VERSION } from '../version.js'

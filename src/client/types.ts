@@ -5,9 +5,9 @@
  */
 import type { z } from 'zod'
 import type { Operations, OperationBodyInput, OperationResult } from '../schemas/operations.js'
-import type { OperationId, Routes } from '../schemas/routes.js'
+import type { OperationId, Routes } from '../schemas/operation-routes.js'
 
-export type { OperationId } from '../schemas/routes.js'
+export type { OperationId } from '../schemas/operation-routes.js'
 
 /** Names of the `{param}` placeholders of a path, in order. */
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never

@@ -4,8 +4,9 @@
  * slide. The names are part of the state format (a template's slides
  * record theirs): add new ones, never rename.
  */
-export const SLIDE_DESIGNS = ['title', 'agenda', 'content', 'split', 'quote', 'stats', 'image', 'closing'] as const
-export type SlideDesign = (typeof SLIDE_DESIGNS)[number]
+import type { SlideDesign } from '../schemas/slide-designs.js'
+
+export { SLIDE_DESIGNS, type SlideDesign } from '../schemas/slide-designs.js'
 
 /** What each design is, in words (the slide guide and the docs show these). */
 export const DESIGN_LABELS: Record<SlideDesign, string> = {

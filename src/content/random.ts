@@ -1,5 +1,5 @@
 import type { Faker } from '@faker-js/faker'
-import { hashToken } from '../store/ids.js'
+import { hashToken } from '../core/hash.js'
 
 /** Makes a new faker seeded with `seed`. */
 export type FakerFactory = (seed: number) => Faker

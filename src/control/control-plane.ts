@@ -1,7 +1,6 @@
 import { fail } from '../core/errors.js'
 import { MAX_JSON_DEPTH, valueDepthExceeded } from '../core/json-depth.js'
 import type { JournalEntry } from '../core/journal.js'
-import { parseChanges } from '../core/parse-changes.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import { loadFaker, seedFrom } from '../content/random.js'
 import type { Clock } from '../core/clock.js'
@@ -15,8 +14,7 @@ import type { JobStatusResponse } from '../schemas/index.js'
 import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
 import type { JobRecord, TeamRecord } from '../store/records.js'
-import { stateSchema } from '../store/state-schema.js'
-import { STATE_FORMAT, StateDocument, TABLE_NAMES, World } from '../store/world.js'
+import { STATE_FORMAT, type StateDocument, TABLE_NAMES, World, withStateDefaults } from '../store/world.js'
 import { VERSION } from '../version.js'
 import {
   AddCollaboratorRequest,
@@ -90,6 +88,8 @@ export interface ControlHost {
   readonly urls: Urls
   readonly timeScale: number
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
+  /** The schema state documents are validated with: `StateDocument`, or (in Node) zod's compiled clone of it. */
+  stateSchema(): typeof StateDocument
   /** Replaces the world (inside `exclusive`). */
   install(world: World): void
   buildSeededWorld(): Promise<World>
@@ -111,6 +111,14 @@ export interface StateSummary {
  */
 export class ControlPlane {
   constructor(private readonly emulator: ControlHost) {}
+
+  /** Runs `task` under the lock as one transaction of the world: all of its writes, or none. */
+  #write<T>(task: (world: World) => Promise<T> | T): Promise<T> {
+    return this.emulator.exclusive(() => {
+      const world = this.emulator.world
+      return world.transaction(() => task(world))
+    })
+  }
 
   health(): HealthResponse {
     return { status: 'ok', version: VERSION }
@@ -141,23 +149,22 @@ export class ControlPlane {
   /**
    * Replaces the world with a state document, after validating all of it; an
    * invalid one changes nothing. The world's records are copies of the
-   * document's, unless `adopt` is true: then, when the parse would copy it
-   * as it is (no default to fill in), the document's own objects become the
-   * records, for a document nothing else holds or changes (one just parsed
-   * from JSON: `--state`, `PUT /_emulator/state`, `persist`). The world never
-   * changes a record in place, so its objects stay as they were loaded. It
-   * spares a copy of every object (1.5 million at 100,000 projects: about
-   * 0.2 s of a 3 s load, most of it the garbage collector's).
+   * document's, unless `adopt` is true: then the document's own objects
+   * become the records (its token lists filled in where the schema would),
+   * for a document nothing else holds or changes (one just parsed from JSON:
+   * `--state`, `PUT /_emulator/state`, `persist`). The world never changes a
+   * record in place, so its objects stay as they were loaded. It spares a
+   * copy of every object (1.5 million at 100,000 projects).
    */
   async putState(input: unknown, options: { adopt?: boolean } = {}): Promise<StateSummary> {
     // The schema has no open-ended part (a test checks it), so it never recurses into what it refuses, and
     // a document it accepts is nested no deeper than the schema itself, well within the bound. The bound is
     // looked at only for a document the schema refuses, and named first then; a valid 137 MB document is not
     // walked a second time. (In Node, the schema is zod's compiled clone of `StateDocument`: same answers.)
-    const schema = stateSchema()
+    const schema = this.emulator.stateSchema()
     let doc: StateDocument
-    if (options.adopt === true && schema.validate(input) && !parseChanges(StateDocument, input)) {
-      doc = input as StateDocument // what the parse would give, less the copy
+    if (options.adopt === true && schema.validate(input)) {
+      doc = withStateDefaults(input as StateDocument) // what the parse would give, less the copy
     } else {
       const result = safeParse(schema, input)
       if (!result.success) {
@@ -191,30 +198,28 @@ export class ControlPlane {
   /** A fresh user with a personal team and one key, sharing nothing with anyone. */
   async createAccount(input: CreateAccountRequest = {}): Promise<CreateAccountResponse> {
     const body = parseInput(CreateAccountRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write((world) => {
       const at = this.emulator.clock.iso()
       const userId = world.ids('usr')
       const name = body.name ?? `Test user ${userId.slice(4, 10)}`
-      await world.users.insert({ id: userId, name, email: `${userId}@example.com` })
-      const team = await insertTeam(world, { name, personalOf: userId, credits: body.credits ?? DEFAULT_ACCOUNT_CREDITS, at })
-      await world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: 'owner' })
-      const key = await insertKey(world, userId, team.id, 'Test key', at)
+      world.users.insert({ id: userId, name, email: `${userId}@example.com` })
+      const team = insertTeam(world, { name, personalOf: userId, credits: body.credits ?? DEFAULT_ACCOUNT_CREDITS, at })
+      world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: 'owner' })
+      const key = insertKey(world, userId, team.id, 'Test key', at)
       return { userId, teamId: team.id, apiKey: key.key, keyId: key.id }
     })
   }
 
   async createTeam(input: CreateTeamRequest): Promise<CreateTeamResponse> {
     const body = parseInput(CreateTeamRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write((world) => {
       const members = [...new Set(body.memberUserIds)]
       for (const userId of members) {
         if (world.users.get(userId) === undefined) throw fail.notFound('User', `no user "${userId}"`)
       }
-      const team = await insertTeam(world, { name: body.name, personalOf: null, credits: body.credits ?? 0, at: this.emulator.clock.iso() })
+      const team = insertTeam(world, { name: body.name, personalOf: null, credits: body.credits ?? 0, at: this.emulator.clock.iso() })
       for (const [index, userId] of members.entries()) {
-        await world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: index === 0 ? 'owner' : 'member' })
+        world.memberships.insert({ id: world.ids('mem'), userId, teamId: team.id, role: index === 0 ? 'owner' : 'member' })
       }
       return { teamId: team.id, slug: team.slug }
     })
@@ -223,8 +228,7 @@ export class ControlPlane {
   /** A new key for a user, scoped to `teamId` (default: the user's personal team). */
   async createKey(input: CreateKeyRequest): Promise<CreateKeyResponse> {
     const body = parseInput(CreateKeyRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write((world) => {
       if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
       let teamId = body.teamId
       if (teamId === undefined) {
@@ -236,7 +240,7 @@ export class ControlPlane {
           throw fail.validation(`teamId: user "${body.userId}" is not a member of team "${teamId}"`)
         }
       }
-      const key = await insertKey(world, body.userId, teamId, body.name ?? 'API key', this.emulator.clock.iso())
+      const key = insertKey(world, body.userId, teamId, body.name ?? 'API key', this.emulator.clock.iso())
       return { keyId: key.id, apiKey: key.key }
     })
   }
@@ -260,12 +264,11 @@ export class ControlPlane {
 
   /** Revokes a key at once: every later request with it is 401. */
   async revokeKey(keyId: string): Promise<{ keyId: string; revokedAt: string }> {
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write((world) => {
       const key = world.apiKeys.get(keyId)
       if (key === undefined) throw fail.notFound('API key', `no key "${keyId}"`)
       if (key.revokedAt !== null) return { keyId, revokedAt: key.revokedAt }
-      const revoked = await world.apiKeys.update(keyId, (draft) => {
+      const revoked = world.apiKeys.update(keyId, (draft) => {
         draft.revokedAt = this.emulator.clock.iso()
       })
       return { keyId, revokedAt: revoked.revokedAt! }
@@ -274,10 +277,9 @@ export class ControlPlane {
 
   async setCredits(teamId: string, input: { credits: number }): Promise<SetCreditsResponse> {
     const body = parseInput(SetCreditsRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write((world) => {
       if (world.teams.get(teamId) === undefined) throw fail.notFound('Team', `no team "${teamId}"`)
-      const team = await world.teams.update(teamId, (draft) => {
+      const team = world.teams.update(teamId, (draft) => {
         draft.credits = body.credits
       })
       return { teamId, credits: team.credits }
@@ -287,8 +289,7 @@ export class ControlPlane {
   async createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse> {
     const body = parseInput(CreateTemplateRequest, input)
     const createFaker = await loadFaker()
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write(async (world) => {
       if (world.teams.get(body.teamId) === undefined) throw fail.notFound('Team', `no team "${body.teamId}"`)
       const id = world.ids('tpl')
       const template = await createTemplate(world, createFaker(seedFrom(`${world.seed}:${id}`)), {
@@ -305,14 +306,13 @@ export class ControlPlane {
   /** Shares a project with a user as collaborator. */
   async addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse> {
     const body = parseInput(AddCollaboratorRequest, input)
-    return this.emulator.exclusive(async () => {
-      const world = this.emulator.world
+    return this.#write((world) => {
       const project = world.projectBySlug(slug)
       if (project === undefined) throw fail.notFound('Project', `no project "${slug}"`)
       if (world.users.get(body.userId) === undefined) throw fail.notFound('User', `no user "${body.userId}"`)
       const updated = project.collaborators.includes(body.userId)
         ? project
-        : await world.projects.update(project.id, (draft) => {
+        : world.projects.update(project.id, (draft) => {
             draft.collaborators.push(body.userId)
           })
       return { projectId: updated.id, slug: updated.slug, collaborators: [...updated.collaborators] }
@@ -392,7 +392,7 @@ export class ControlPlane {
   /**
    * The newest journal entry `filter` admits: at once if there is one, else
    * the first matching request to arrive within `timeoutMs` (default 2000,
-   * at most 60000). Rejects with a 408 `WAIT_TIMEOUT` `ServiceError` when
+   * at most `MAX_WAIT_MS`, 60000). Rejects with a 408 `WAIT_TIMEOUT` `ServiceError` when
    * none arrives in time. `GET /_emulator/requests/wait` is its long-poll.
    *
    * @example
@@ -432,17 +432,14 @@ function summary(world: World): StateSummary {
   return { format: STATE_FORMAT, counts }
 }
 
-async function insertTeam(
-  world: World,
-  input: { name: string; personalOf: string | null; credits: number; at: string },
-): Promise<TeamRecord> {
+function insertTeam(world: World, input: { name: string; personalOf: string | null; credits: number; at: string }): TeamRecord {
   const id = world.ids('team')
   let slug = slugify(input.name, 30)
   if (world.teams.all().some((team) => team.slug === slug)) slug = `${slug}-${hashToken(id, 6)}`
   return world.teams.insert({ id, slug, name: input.name, personalOf: input.personalOf, credits: input.credits, createdAt: input.at })
 }
 
-async function insertKey(world: World, userId: string, teamId: string, name: string, at: string) {
+function insertKey(world: World, userId: string, teamId: string, name: string, at: string) {
   const id = world.ids('key')
   return world.apiKeys.insert({
     id,

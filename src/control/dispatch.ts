@@ -1,14 +1,12 @@
-import { fail, ServiceError } from '../core/errors.js'
+import { errorResponse, fail, type ServiceError } from '../core/errors.js'
 import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
 import type { DashboardSource } from '../pages/dashboard.js'
-import { isAssetPath } from '../pages/paths.js'
-import type { RenderHost } from '../render/documents.js'
 import type { ControlPlane } from './control-plane.js'
-import { controlRoutes, type ControlRoute } from './routes.js'
+import { controlRoutes, type ControlRoute } from './http-routes.js'
 
 /** What the control plane's HTTP routes need from the emulator that hosts them. */
-export interface ControlDispatchHost extends DashboardSource, RenderHost {
+export interface ControlDispatchHost extends DashboardSource {
   readonly control: ControlPlane
   readonly adminToken: string | undefined
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
@@ -20,8 +18,9 @@ const DASHBOARD_PATHS = new Set(['/_emulator', '/_emulator/dashboard/fragment', 
 /**
  * The control plane over HTTP (`/_emulator/*`, contract §5) and the
  * dashboard: admin token, route, body, then the `ControlPlane` action. The
- * dashboard and the pages' assets load on their first request: a test that
- * drives the control plane never loads them.
+ * dashboard loads on its first request: a test that drives the control
+ * plane never loads it. (The pages' assets under `/_emulator/assets/` are
+ * rows of their own in the mount table: they need no admin token.)
  */
 export class ControlDispatcher {
   readonly #routes = controlRoutes()
@@ -34,8 +33,6 @@ export class ControlDispatcher {
   async handle(request: EmulatorRequest): Promise<EmulatorResponse> {
     const host = this.host
     try {
-      // The pages' static assets hold no data: served to anyone, so the editor and sites work with an admin token set.
-      if (isAssetPath(request.path)) return await (await import('../pages/assets.js')).serveAsset(request, host)
       const token = host.adminToken
       const isDashboard = request.method === 'GET' && DASHBOARD_PATHS.has(request.path)
       const given =
@@ -64,9 +61,7 @@ export class ControlDispatcher {
       })
       return jsonResponse(route.status, result)
     } catch (error) {
-      if (error instanceof ServiceError) return error.toResponse()
-      this.onError(error)
-      return fail.internal('an unexpected error occurred; see the emulator log').toResponse()
+      return errorResponse(error, this.onError)
     }
   }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { DECK_SLIDES_MAX } from '../content/designs.js'
+import { MAX_WAIT_MS } from '../core/journal.js'
 import { OPERATION_IDS, type OperationId } from '../schemas/index.js'
 
 /** Request and response schemas of the control plane (`/_emulator/*`). */
@@ -188,7 +189,7 @@ export const ListRequestsQuery = JournalFilterQuery.extend({
 export type ListRequestsQuery = z.infer<typeof ListRequestsQuery>
 
 export const WaitForRequestQuery = JournalFilterQuery.extend({
-  timeoutMs: WholeNumber.pipe(z.number().int().min(0).max(60_000)).optional(),
+  timeoutMs: WholeNumber.pipe(z.number().int().min(0).max(MAX_WAIT_MS)).optional(),
 })
 export type WaitForRequestQuery = z.infer<typeof WaitForRequestQuery>
 

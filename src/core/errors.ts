@@ -96,3 +96,32 @@ export const fail = {
   internal: (hint?: string) => new ServiceError(500, 'INTERNAL_ERROR', Messages.internal, hint),
   dispatchFailed: (hint: string) => new ServiceError(502, 'DISPATCH_FAILED', Messages.dispatchFailed, hint),
 }
+
+/** Where unexpected errors go unless an `onError` option says otherwise. */
+export function logUnexpectedError(error: unknown): void {
+  console.error('[presentation-emulator] unexpected error:', error)
+}
+
+/**
+ * The one answer to an unexpected error, at every boundary that catches
+ * one (the emulator's dispatch, the `/v1` pipeline, the control plane, the
+ * HTTP server): `error` goes to `onError` (the log), the client gets a 500
+ * `INTERNAL_ERROR` with the spec's error body, never the error's text.
+ */
+export function internalError(
+  error: unknown,
+  onError: (error: unknown) => void = logUnexpectedError,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
+  onError(error)
+  return fail.internal('an unexpected error occurred; see the emulator log').toResponse(headers)
+}
+
+/** The answer to anything thrown while serving a request: a `ServiceError`'s own, else `internalError`. */
+export function errorResponse(
+  error: unknown,
+  onError: (error: unknown) => void = logUnexpectedError,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
+  return error instanceof ServiceError ? error.toResponse(headers) : internalError(error, onError, headers)
+}

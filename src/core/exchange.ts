@@ -54,24 +54,9 @@ export const MAX_NO_BODY_BYTES = 1024
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** JSON texts of values whose operation composed them from cached parts (`withJson`). */
-const serialized = new WeakMap<object, string>()
-
-/**
- * Marks `value` as serializing to `json` (which must be exactly
- * `JSON.stringify(value)`): an operation that answers from records it has
- * serialized before (a list page of unchanged projects) composes its body
- * from those texts instead of serializing the whole page again.
- */
-export function withJson<T extends object>(value: T, json: string): T {
-  serialized.set(value, json)
-  return value
-}
-
-/** A JSON response. */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): EmulatorResponse {
-  const text = (typeof body === 'object' && body !== null && serialized.get(body)) || JSON.stringify(body)
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: text }
+/** A JSON response: `body` serialised, or `text` when the caller has its serialisation already. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, text?: string): EmulatorResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: text ?? JSON.stringify(body) }
 }
 
 /** A text response of the given content type (HTML pages, for example). */

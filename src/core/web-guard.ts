@@ -68,8 +68,33 @@ export function normaliseOrigin(origin: string): string {
   return url.origin
 }
 
+/**
+ * What a mount (see `mounts.ts`) does with requests from web pages: the
+ * answer to a CORS preflight, a refusal before anything runs, and the CORS
+ * headers of every answer.
+ */
+export interface BrowserPolicy {
+  preflight(request: EmulatorRequest): EmulatorResponse
+  refusal(request: EmulatorRequest): EmulatorResponse | undefined
+  corsHeaders(request: EmulatorRequest): Record<string, string>
+}
+
+/** The headers `/v1` (and the OpenAPI document) expose to any origin: a bearer key, no cookies, nothing to protect. */
+const OPEN_CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'x-service-error-code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, x-request-id',
+}
+
+/** Any origin may call and read (the API's policy). */
+export const OPEN_CORS: BrowserPolicy = {
+  preflight: () => preflight(),
+  refusal: () => undefined,
+  corsHeaders: () => OPEN_CORS_HEADERS,
+}
+
 /** The control plane's and pages' policy toward browsers (see the module comment). */
-export class OriginGuard {
+export class OriginGuard implements BrowserPolicy {
   constructor(
     private readonly allowedOrigins: ReadonlySet<string>,
     /** The emulator's own origins besides the request's own `Host`: public URL, listen origin, base URL. */

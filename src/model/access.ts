@@ -2,6 +2,9 @@ import { fail } from '../core/errors.js'
 import type { ApiKeyRecord, ProjectRecord, TeamRecord, UserRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 
+/** The service prefix of every API key, followed by an underscore (the spec's authentication rule 2). */
+export const API_KEY_PREFIX = 'pres_'
+
 /** Who a request acts for: the key, its owner, and the team it is scoped to. */
 export interface Principal {
   key: ApiKeyRecord

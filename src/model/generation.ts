@@ -132,14 +132,14 @@ export async function finishJob(
     if (project !== undefined) {
       const template = job.templateId === null ? undefined : world.templates.get(job.templateId)
       const createFaker = await loadFaker()
-      await appendSlides(world, project.id, await generatedSlides(createFaker, world, job, template, project.config), at)
-      await addVersion(world, project.id, 'Generated from prompt', at)
-      await publish(world, project.id, at)
+      appendSlides(world, project.id, await generatedSlides(createFaker, world, job, template, project.config), at)
+      addVersion(world, project.id, 'Generated from prompt', at)
+      publish(world, project.id, at)
     }
   } else {
     const team = world.teams.get(job.teamId)
     if (team !== undefined) {
-      await world.teams.update(team.id, (draft) => {
+      world.teams.update(team.id, (draft) => {
         draft.credits += 1
       })
     }

@@ -29,10 +29,12 @@ export class JobScheduler {
     for (const job of world.jobs.all()) {
       if (job.status === 'processing') this.#pending.set(job.id, Date.parse(job.dueAt))
     }
-    world.jobs.onChange(({ next }) => {
-      if (next === undefined || this.#world !== world) return
-      if (next.status === 'processing') this.#pending.set(next.id, Date.parse(next.dueAt))
-      else this.#pending.delete(next.id)
+    // A table listener, so it follows every write as it happens, a rolled-back one's undoing included.
+    world.jobs.onChange(({ prev, next }) => {
+      if (this.#world !== world) return
+      if (next?.status === 'processing') this.#pending.set(next.id, Date.parse(next.dueAt))
+      else if (next !== undefined) this.#pending.delete(next.id)
+      else if (prev !== undefined) this.#pending.delete(prev.id)
       this.arm()
     })
     this.arm()
@@ -55,13 +57,15 @@ export class JobScheduler {
     for (const [jobId, dueAt] of due) {
       const job = world.jobs.get(jobId)!
       const error = job.outcome === 'failed' ? 'Generation failed: the prompt asked for a failure (emulator:fail)' : undefined
-      await finishJob(world, jobId, job.outcome, new Date(dueAt).toISOString(), error)
+      // Each job finishes whole or not at all (a failure leaves it processing, to be tried again).
+      await world.transaction(() => finishJob(world, jobId, job.outcome, new Date(dueAt).toISOString(), error))
     }
   }
 
-  /** Finishes a processing job now. Call inside the lock. */
+  /** Finishes a processing job now, whole or not at all. Call inside the lock. */
   finish(jobId: string, outcome: 'completed' | 'failed', error?: string): Promise<JobRecord> {
-    return finishJob(this.#world!, jobId, outcome, this.clock.iso(), error)
+    const world = this.#world!
+    return world.transaction(() => finishJob(world, jobId, outcome, this.clock.iso(), error))
   }
 
   /** On a real clock, wakes up when the next job is due. */

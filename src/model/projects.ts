@@ -22,7 +22,7 @@ export function uniqueSubdomainLabel(world: World, label: string): string {
 }
 
 /** Creates the project's own (non-custom) subdomain, named after its slug. */
-export async function createOwnSubdomain(world: World, teamId: string, slug: string): Promise<SubdomainRecord> {
+export function createOwnSubdomain(world: World, teamId: string, slug: string): SubdomainRecord {
   return world.subdomains.insert({
     id: world.ids('sub'),
     teamId,
@@ -55,18 +55,18 @@ export interface NewProject {
  * Creates a project with its own subdomain and a first version; it starts
  * unpublished and without slides.
  */
-export async function createProject(world: World, input: NewProject): Promise<{ project: ProjectRecord; version: VersionRecord }> {
+export function createProject(world: World, input: NewProject): { project: ProjectRecord; version: VersionRecord } {
   const id = input.id ?? world.ids('prj')
   const slug = input.slug ?? uniqueSlug(world, input.name, id)
-  const subdomain = await createOwnSubdomain(world, input.teamId, slug)
-  const version = await world.versions.insert({
+  const subdomain = createOwnSubdomain(world, input.teamId, slug)
+  const version = world.versions.insert({
     id: world.ids('ver'),
     projectId: id,
     number: 1,
     name: input.versionName,
     createdAt: input.at,
   })
-  const project = await world.projects.insert({
+  const project = world.projects.insert({
     id,
     slug,
     name: input.name,
@@ -93,23 +93,23 @@ export async function createProject(world: World, input: NewProject): Promise<{ 
  * `updatedAt` moves to `at`, and `mutate` (if any) changes the project in
  * the same write.
  */
-export async function addVersion(
+export function addVersion(
   world: World,
   projectId: string,
   name: string,
   at: string,
   mutate?: (draft: ProjectRecord) => void,
-): Promise<{ project: ProjectRecord; version: VersionRecord }> {
+): { project: ProjectRecord; version: VersionRecord } {
   const current = world.projects.get(projectId)!
   const previous = current.latestVersionId === null ? undefined : world.versions.get(current.latestVersionId)
-  const version = await world.versions.insert({
+  const version = world.versions.insert({
     id: world.ids('ver'),
     projectId,
     number: (previous?.number ?? 0) + 1,
     name,
     createdAt: at,
   })
-  const project = await world.projects.update(projectId, (draft) => {
+  const project = world.projects.update(projectId, (draft) => {
     mutate?.(draft)
     draft.latestVersionId = version.id
     draft.updatedAt = at
@@ -118,19 +118,19 @@ export async function addVersion(
 }
 
 /** Appends slides to a project after its existing ones, in order. */
-export async function appendSlides(
+export function appendSlides(
   world: World,
   projectId: string,
   slides: ReadonlyArray<{ name: string; files: SlideFiles }>,
   at: string,
-): Promise<SlideRecord[]> {
+): SlideRecord[] {
   if (slides.length === 0) return []
   const existing = world.slidesOf(projectId)
   let position = existing.length === 0 ? 0 : existing[existing.length - 1]!.position + 1
   const created: SlideRecord[] = []
   for (const slide of slides) {
     created.push(
-      await world.slides.insert({
+      world.slides.insert({
         id: world.ids('sld'),
         projectId,
         position: position++,

@@ -6,7 +6,7 @@ import type { World } from '../store/world.js'
  * published and its published site becomes a snapshot of its name, config
  * and slides as they are now (later edits don't show until the next publish).
  */
-export async function publish(world: World, projectId: string, at: string): Promise<ProjectRecord> {
+export function publish(world: World, projectId: string, at: string): ProjectRecord {
   const current = world.projects.get(projectId)!
   const snapshot = {
     projectId,
@@ -17,8 +17,8 @@ export async function publish(world: World, projectId: string, at: string): Prom
     slides: world.slidesOf(projectId).map((slide) => ({ id: slide.id, name: slide.name, files: { ...slide.files } })),
   }
   const existing = world.publicationOf(projectId)
-  if (existing === undefined) await world.publications.insert({ id: world.ids('pub'), ...snapshot })
-  else await world.publications.update(existing.id, (draft) => Object.assign(draft, snapshot))
+  if (existing === undefined) world.publications.insert({ id: world.ids('pub'), ...snapshot })
+  else world.publications.update(existing.id, (draft) => Object.assign(draft, snapshot))
   return world.projects.update(projectId, (draft) => {
     draft.publishedAt = at
     draft.publishedVersionId = current.latestVersionId
@@ -26,7 +26,7 @@ export async function publish(world: World, projectId: string, at: string): Prom
 }
 
 /** Takes the project's site offline; the project and its slides are kept. */
-export async function unpublish(world: World, projectId: string): Promise<ProjectRecord> {
+export function unpublish(world: World, projectId: string): ProjectRecord {
   const existing = world.publicationOf(projectId)
   if (existing !== undefined) world.publications.remove(existing.id)
   return world.projects.update(projectId, (draft) => {

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { createEmulator } from '../index.js'
+import { responseCache } from './response-cache.js'
 import { Urls } from './urls.js'
-import { cachedListItem, projectListItem } from './views.js'
+import { projectListItem } from './views.js'
 
-const projectListItemJson = (...args: Parameters<typeof cachedListItem>) => cachedListItem(...args).json
-
-describe('cachedListItem', () => {
+describe('the response cache', () => {
   it('is the JSON of the list item, follows each update of the record and each change of origin', async () => {
     const emulator = createEmulator({ clock: 'manual' })
     await emulator.ready()
     const world = emulator.emulator.world
+    const cache = responseCache(world)
+    const projectListItemJson = (...args: Parameters<typeof cache.listItem>) => cache.listItem(...args).json
     let origin = 'http://127.0.0.1:4010'
     const urls = new Urls(() => origin)
     const before = world.projectBySlug('welcome-deck')!
@@ -22,7 +23,7 @@ describe('cachedListItem', () => {
     origin = 'http://localhost:9999'
     expect(projectListItemJson(after, urls)).toBe(JSON.stringify(projectListItem(after, urls)))
     expect(projectListItemJson(after, urls)).toContain('http://localhost:9999/editor/welcome-deck')
-    expect(cachedListItem(after, urls).item).toEqual(projectListItem(after, urls))
+    expect(cache.listItem(after, urls).item).toEqual(projectListItem(after, urls))
     await emulator.close()
   })
 
@@ -48,6 +49,22 @@ describe('cachedListItem', () => {
     await emulator.fetch(`http://127.0.0.1:4010/v1/projects/${slug}`, { method: 'PATCH', headers, body: '{"name":"Fresh name"}' })
     const after = JSON.parse(await list()) as { projects: Array<{ slug: string; name: string; publishedAt: string | null }> }
     expect(after.projects[0]).toMatchObject({ slug, name: 'Fresh name', publishedAt: null })
+    await emulator.close()
+  })
+
+  it('has its text checked against the value it stands for when responses are validated', async () => {
+    const errors: unknown[] = []
+    const emulator = createEmulator({ clock: 'manual', validateResponses: true, onError: (error) => errors.push(error) })
+    const headers = { authorization: 'Bearer pres_test_alice_acme' }
+    const list = () => emulator.fetch('http://127.0.0.1:4010/v1/projects?limit=2', { headers })
+    const first = (await (await list()).json()) as { projects: Array<{ slug: string }> }
+    // A kept page whose value no longer matches its text (what a handler changing a cached item would do).
+    const world = emulator.emulator.world
+    const project = world.projectBySlug(first.projects[0]!.slug)!
+    ;(responseCache(world).listItem(project, emulator.emulator.urls).item as { name: string }).name = 'Tampered'
+    const second = await list()
+    expect(second.status).toBe(500)
+    expect(await second.json()).toMatchObject({ error: 'Internal server error' })
     await emulator.close()
   })
 })

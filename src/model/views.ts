@@ -16,25 +16,6 @@ export function projectListItem(project: ProjectRecord, urls: Urls): ProjectList
   }
 }
 
-/** Each project's list item and its JSON, by record, with the origin its URLs were built for. */
-const listItems = new WeakMap<ProjectRecord, { origin: string; item: ProjectListItem; json: string }>()
-
-/**
- * A project's list item and `JSON.stringify` of it, kept per record. Records
- * are never changed in place (an update stores a new object), so both are
- * reused until the project changes or the public origin does. Treat the
- * item as read-only.
- */
-export function cachedListItem(project: ProjectRecord, urls: Urls): { item: ProjectListItem; json: string } {
-  const origin = urls.origin
-  const cached = listItems.get(project)
-  if (cached !== undefined && cached.origin === origin) return cached
-  const item = projectListItem(project, urls)
-  const entry = { origin, item, json: JSON.stringify(item) }
-  listItems.set(project, entry)
-  return entry
-}
-
 export function projectDetail(world: World, project: ProjectRecord, urls: Urls): ProjectDetail {
   const version = project.latestVersionId === null ? undefined : world.versions.get(project.latestVersionId)
   return {

@@ -1,9 +1,10 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { bodyLimitFor } from '../adapters/body-limits.js'
-import { fail, ServiceError } from '../core/errors.js'
+import { fail, internalError, ServiceError } from '../core/errors.js'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
 import { hostAllowed, isLoopbackAddress } from '../core/web-guard.js'
+import { bodyLimitFor } from '../mounts.js'
+import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
 import { SERVER_DEFAULTS } from './server-defaults.js'
 
 export { SERVER_DEFAULTS } from './server-defaults.js'
@@ -126,9 +127,7 @@ function sendStream(
   try {
     iterator = stream[Symbol.asyncIterator]()
   } catch (error) {
-    console.error('[presentation-emulator] a streamed response could not start:', error)
-    res.writeHead(500, { 'content-type': 'application/json' })
-    res.end('{"error":"Internal server error"}')
+    send(res, internalError(error), true, new Set())
     return
   }
   let ended = false
@@ -266,8 +265,7 @@ export function listenHttp(
         },
         (error: unknown) => {
           // handle() never rejects; this is a last line of defence.
-          console.error('[presentation-emulator] unexpected error:', error)
-          if (!res.headersSent) send(res, fail.internal('an unexpected error occurred; see the emulator log').toResponse(), true, streams)
+          if (!res.headersSent) send(res, internalError(error), true, streams)
           else res.end()
         },
       )
@@ -433,7 +431,7 @@ export function listenHttp(
 
   return new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 4010, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, () => {
       server.off('error', reject)
       const address = server.address() as AddressInfo
       checkHost = isLoopbackAddress(address.address) || (options.allowedHosts ?? []).length > 0

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.js'
 import type { Principal } from '../model/access.js'
 import type { Urls } from '../model/urls.js'
-import type { OperationBody, OperationId, OperationQuery, OperationResult } from '../schemas/index.js'
+import type { OperationBody, OperationId, OperationParams, OperationQuery, OperationResult } from '../schemas/index.js'
 import type { World } from '../store/world.js'
 
 /** What an operation can use besides the world: time, URLs and settings. */
@@ -17,8 +17,8 @@ export interface OperationContext<Id extends OperationId> {
   world: World
   env: Env
   principal: Principal
-  /** Decoded path parameters. */
-  params: Record<string, string>
+  /** Decoded path parameters, named by the route's `{param}` placeholders. */
+  params: OperationParams<Id>
   query: OperationQuery<Id>
   body: OperationBody<Id>
 }

@@ -30,7 +30,7 @@ export const generationHandlers: OperationHandlers<'generateProject' | 'getJobSt
     const now = env.clock.now()
     const at = new Date(now).toISOString()
     const jobId = world.ids('job')
-    const { project } = await createProject(world, {
+    const { project } = createProject(world, {
       teamId: team.id,
       createdBy: principal.user.id,
       name: nameFromPrompt(body.prompt),
@@ -38,11 +38,11 @@ export const generationHandlers: OperationHandlers<'generateProject' | 'getJobSt
       at,
       versionName: 'Generation started',
     })
-    await world.teams.update(team.id, (draft) => {
+    world.teams.update(team.id, (draft) => {
       draft.credits -= 1
     })
     const duration = simulatedDurationMs(jobId, template !== undefined, env.timeScale)
-    await world.jobs.insert({
+    world.jobs.insert({
       id: jobId,
       teamId: team.id,
       userId: principal.user.id,
@@ -71,7 +71,7 @@ export const generationHandlers: OperationHandlers<'generateProject' | 'getJobSt
   },
 
   getJobStatus({ world, env, principal, params }) {
-    const job = world.jobs.get(params.jobId!)
+    const job = world.jobs.get(params.jobId)
     const project = job === undefined ? undefined : world.projects.get(job.projectId)
     if (job === undefined || project === undefined || !canAccess(world, principal.user.id, project)) {
       throw fail.notFound('Job', `no job "${params.jobId}" is accessible with this API key`)

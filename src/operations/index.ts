@@ -5,8 +5,8 @@ import { publishingHandlers } from './publishing.js'
 import { slideHandlers } from './slides.js'
 import { teamHandlers } from './teams.js'
 
-/** The handler of every operation of the API, by operation id. */
-export const handlers: Partial<OperationHandlers> = {
+/** The handler of every operation of the API, by operation id (the type says none is missing). */
+export const handlers: OperationHandlers = {
   ...generationHandlers,
   ...projectHandlers,
   ...publishingHandlers,

@@ -1,14 +1,12 @@
 import { accessibleProject } from '../model/access.js'
 import { decodeCursor, encodeCursor, takePage } from '../model/pagination.js'
 import { addVersion, appendSlides, createProject } from '../model/projects.js'
-import { withJson } from '../core/exchange.js'
-import { cachedListItem, projectDetail, projectUrlConfig } from '../model/views.js'
+import { responseCache } from '../model/response-cache.js'
+import { projectDetail, projectUrlConfig } from '../model/views.js'
 import { DEFAULT_PROJECT_NAME, PROJECT_CONFIG_KEYS, type ProjectConfig } from '../schemas/index.js'
 import { mergeRecency } from '../store/recency-index.js'
 import type { OperationHandlers } from './context.js'
 import type { OperationResult } from '../schemas/index.js'
-import type { ProjectRecord } from '../store/records.js'
-import type { World } from '../store/world.js'
 
 /**
  * `config` with the top-level keys of `patch` replaced. `theme` and `tokens`
@@ -24,29 +22,6 @@ export function mergeConfig(config: ProjectConfig, patch: ProjectConfig): Projec
   return merged as ProjectConfig
 }
 
-interface PageAnswer {
-  records: ProjectRecord[]
-  origin: string
-  /** Whether more items follow (the cursor is a function of the last record and this). */
-  more: boolean
-  result: OperationResult<'listProjects'>
-}
-
-/**
- * The last answer of each list (user and query) per world, reused while the
- * page holds the very same records (records are replaced, never changed, on
- * a write), with the same cursor and origin: a client polling a list gets
- * the same text without composing it again. At most `PAGE_CACHE_SIZE` lists.
- */
-const lastPages = new WeakMap<World, Map<string, PageAnswer>>()
-const PAGE_CACHE_SIZE = 256
-
-function samePage(cached: PageAnswer | undefined, records: ProjectRecord[], origin: string, more: boolean): boolean {
-  if (cached === undefined || cached.origin !== origin || cached.more !== more || cached.records.length !== records.length) return false
-  for (let i = 0; i < records.length; i++) if (cached.records[i] !== records[i]) return false
-  return true
-}
-
 export const projectHandlers: OperationHandlers<
   | 'createProject'
   | 'listProjects'
@@ -57,8 +32,8 @@ export const projectHandlers: OperationHandlers<
   | 'duplicateProject'
   | 'getProjectUrl'
 > = {
-  async createProject({ world, env, principal, body }) {
-    const { project, version } = await createProject(world, {
+  createProject({ world, env, principal, body }) {
+    const { project, version } = createProject(world, {
       teamId: principal.team.id,
       createdBy: principal.user.id,
       name: body.name ?? DEFAULT_PROJECT_NAME,
@@ -84,32 +59,29 @@ export const projectHandlers: OperationHandlers<
       const project = world.projects.get(key.id)!
       return wanted === undefined || (project.publishedAt !== null) === wanted ? project : undefined
     })
+    // The answer is composed from each project's cached item and text, and kept until a record of the page changes.
     const origin = env.urls.origin
-    let pages = lastPages.get(world)
-    if (pages === undefined) lastPages.set(world, (pages = new Map()))
+    const cache = responseCache(world)
     const key = `${userId}\n${query.limit}\n${query.published ?? ''}\n${query.cursor ?? ''}`
-    const cached = pages.get(key)
-    if (samePage(cached, page.items, origin, page.more)) return cached!.result
+    const kept = cache.page<OperationResult<'listProjects'>>(key, page.items, origin, page.more)
+    if (kept !== undefined) return kept
     const nextCursor = page.more && page.last ? encodeCursor('projects', page.last) : undefined
-    // Items and the page's JSON come from each project's cached item and text.
-    const items = page.items.map((project) => cachedListItem(project, env.urls))
+    const items = page.items.map((project) => cache.listItem(project, env.urls))
     const result = {
       projects: items.map((entry) => entry.item),
       ...(nextCursor === undefined ? {} : { nextCursor }),
     }
     const json = `{"projects":[${items.map((entry) => entry.json).join(',')}]${nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`}}`
-    if (pages.size >= PAGE_CACHE_SIZE) pages.clear()
-    pages.set(key, { records: page.items, origin, more: page.more, result: withJson(result, json) })
-    return result
+    return cache.keepPage(key, page.items, origin, page.more, result, json)
   },
 
   getProject({ world, env, principal, params }) {
-    return projectDetail(world, accessibleProject(world, principal, params.slug!), env.urls)
+    return projectDetail(world, accessibleProject(world, principal, params.slug), env.urls)
   },
 
-  async renameProject({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const renamed = await world.projects.update(project.id, (draft) => {
+  renameProject({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug)
+    const renamed = world.projects.update(project.id, (draft) => {
       draft.name = body.name
       draft.updatedAt = env.clock.iso()
     })
@@ -117,22 +89,22 @@ export const projectHandlers: OperationHandlers<
   },
 
   getProjectConfig({ world, principal, params }) {
-    return { config: accessibleProject(world, principal, params.slug!).config }
+    return { config: accessibleProject(world, principal, params.slug).config }
   },
 
-  async updateProjectConfig({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
+  updateProjectConfig({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug)
     const config = mergeConfig(project.config, body.config)
-    const { version } = await addVersion(world, project.id, 'Updated configuration', env.clock.iso(), (draft) => {
+    const { version } = addVersion(world, project.id, 'Updated configuration', env.clock.iso(), (draft) => {
       draft.config = config
     })
     return { versionId: version.id, config }
   },
 
-  async duplicateProject({ world, env, principal, params }) {
-    const source = accessibleProject(world, principal, params.slug!)
+  duplicateProject({ world, env, principal, params }) {
+    const source = accessibleProject(world, principal, params.slug)
     const at = env.clock.iso()
-    const { project } = await createProject(world, {
+    const { project } = createProject(world, {
       teamId: principal.team.id,
       createdBy: principal.user.id,
       name: `${source.name} (copy)`,
@@ -140,7 +112,7 @@ export const projectHandlers: OperationHandlers<
       at,
       versionName: `Duplicated from ${source.slug}`,
     })
-    await appendSlides(
+    appendSlides(
       world,
       project.id,
       world.slidesOf(source.id).map((slide) => ({ name: slide.name, files: slide.files })),
@@ -155,6 +127,6 @@ export const projectHandlers: OperationHandlers<
   },
 
   getProjectUrl({ world, principal, params }) {
-    return projectUrlConfig(world, accessibleProject(world, principal, params.slug!))
+    return projectUrlConfig(world, accessibleProject(world, principal, params.slug))
   },
 }

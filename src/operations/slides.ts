@@ -84,12 +84,12 @@ export const slideHandlers: OperationHandlers<
   'listSlides' | 'createSlide' | 'getSlideGuide' | 'updateSlide' | 'startSlideEditing' | 'stopSlideEditing'
 > = {
   listSlides({ world, principal, params }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     return { slides: world.slidesOf(project.id).map((slide) => ({ id: slide.id, name: slide.name })) }
   },
 
   async createSlide({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     const given = body.files ?? {}
     await assertValidFiles(given)
     const files: SlideFiles = blankSlideFiles()
@@ -99,13 +99,13 @@ export const slideHandlers: OperationHandlers<
     }
     const name = body.name ?? `Slide ${world.slidesOf(project.id).length + 1}`
     const at = env.clock.iso()
-    const [slide] = await appendSlides(world, project.id, [{ name, files }], at)
-    const { version } = await addVersion(world, project.id, `Added slide "${name}"`, at)
+    const [slide] = appendSlides(world, project.id, [{ name, files }], at)
+    const { version } = addVersion(world, project.id, `Added slide "${name}"`, at)
     return { slideId: slide!.id, versionId: version.id }
   },
 
   getSlideGuide({ world, principal, params }) {
-    const project = accessibleProject(world, principal, params.slug!)
+    const project = accessibleProject(world, principal, params.slug)
     const tokens = project.config.tokens
     return {
       tokens: {
@@ -132,36 +132,36 @@ export const slideHandlers: OperationHandlers<
   },
 
   async updateSlide({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const slide = projectSlide(world, project, params.slideId!)
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
     // Every file sent is checked before anything is written: all or nothing.
     await assertValidFiles(body.files)
     const at = env.clock.iso()
-    const updated = await world.slides.update(slide.id, (draft) => {
+    const updated = world.slides.update(slide.id, (draft) => {
       for (const name of SLIDE_FILE_NAMES) {
         const text = body.files[name]
         if (text !== undefined) draft.files[name] = text
       }
       draft.updatedAt = at
     })
-    const { version } = await addVersion(world, project.id, `Updated slide "${slide.name}"`, at)
+    const { version } = addVersion(world, project.id, `Updated slide "${slide.name}"`, at)
     return { slideId: updated.id, versionId: version.id, files: { ...updated.files } }
   },
 
-  async startSlideEditing({ world, env, principal, params, body }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const slide = projectSlide(world, project, params.slideId!)
-    await world.slides.update(slide.id, (draft) => {
+  startSlideEditing({ world, env, principal, params, body }) {
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
+    world.slides.update(slide.id, (draft) => {
       draft.editing = { agentName: body.agentName ?? null, editPrompt: body.editPrompt ?? null, since: env.clock.iso() }
     })
     return { success: true }
   },
 
-  async stopSlideEditing({ world, principal, params }) {
-    const project = accessibleProject(world, principal, params.slug!)
-    const slide = projectSlide(world, project, params.slideId!)
+  stopSlideEditing({ world, principal, params }) {
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
     if (slide.editing !== null) {
-      await world.slides.update(slide.id, (draft) => {
+      world.slides.update(slide.id, (draft) => {
         draft.editing = null
       })
     }

@@ -19,6 +19,7 @@ import type { Change } from '../store/table.js'
 import type { World } from '../store/world.js'
 import { VERSION } from '../version.js'
 import { escapeHtml, htmlDocument } from './html.js'
+import { maskKey } from './key-mask.js'
 
 /** What the dashboard shows and follows: read-only views of the emulator's parts. */
 export interface DashboardSource {
@@ -81,13 +82,6 @@ function matches(entry: JournalEntry, filter: JournalFilter): boolean {
     if (filter.status.endsWith('xx') ? status[0] !== filter.status[0] : status !== filter.status) return false
   }
   return true
-}
-
-/** `pres_••••••••lice`: the prefix and the last four characters only. */
-export function maskKey(value: string): string {
-  const prefix = value.startsWith('pres_') ? 'pres_' : ''
-  const rest = value.slice(prefix.length)
-  return `${prefix}${'•'.repeat(8)}${rest.length > 6 ? rest.slice(-4) : ''}`
 }
 
 const e = escapeHtml

@@ -2,7 +2,7 @@
  * The editor page at `editorUrl`: the project's slides in the viewer, a
  * header with its name, publish state, version and generation status, and
  * the editing indicator on every slide whose flag is on. It follows the
- * world live (see `routes.ts`).
+ * world live (see `page-server.ts`).
  */
 import type { JobRecord, ProjectRecord } from '../store/records.js'
 import type { World } from '../store/world.js'

@@ -1,5 +1,5 @@
 import type * as z from 'zod'
-import { routes, type OperationId, type RouteSpec } from './routes.js'
+import { routes, type OperationId, type PathParams, type RouteSpec } from './operation-routes.js'
 import { SuccessResponse } from './common.js'
 import { GenerateProjectRequest, GenerateProjectResponse, JobStatusResponse } from './job.js'
 import {
@@ -29,7 +29,15 @@ import {
 } from './slide.js'
 import { ListTeamsResponse, ListTemplatesQuery, ListTemplatesResponse } from './team.js'
 
-export { routes, OPERATION_IDS, COMMON_ERROR_STATUSES, type HttpMethod, type OperationId, type RouteSpec } from './routes.js'
+export {
+  routes,
+  OPERATION_IDS,
+  COMMON_ERROR_STATUSES,
+  type HttpMethod,
+  type OperationId,
+  type PathParams,
+  type RouteSpec,
+} from './operation-routes.js'
 
 /** One operation of the API: how it is called (its route) and its schemas. */
 export interface OperationSpec extends RouteSpec {
@@ -43,7 +51,7 @@ export interface OperationSpec extends RouteSpec {
 
 /**
  * Every operation of the Presentation Service, keyed by operation id: its
- * route (`routes.ts`) and its schemas.
+ * route (`operation-routes.ts`) and its schemas.
  *
  * This table is the one description of the API: the emulator routes with it,
  * validates requests and responses with it, and the conformance kit, the
@@ -152,5 +160,7 @@ export type OperationBody<Id extends OperationId> = Operations[Id] extends { bod
 export type OperationBodyInput<Id extends OperationId> = Operations[Id] extends { body: infer B } ? SchemaInput<B> : undefined
 /** The validated query an operation receives. */
 export type OperationQuery<Id extends OperationId> = Operations[Id] extends { query: infer Q } ? SchemaOutput<Q> : undefined
+/** The decoded path parameters an operation receives, named by its route's `{param}` placeholders. */
+export type OperationParams<Id extends OperationId> = PathParams<Operations[Id]['path']>
 /** The 200 body an operation answers. */
 export type OperationResult<Id extends OperationId> = z.output<Operations[Id]['response']>

@@ -1,8 +1,8 @@
 import * as z from 'zod'
-import { SLIDE_DESIGNS } from '../content/slides.js'
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import { lineColumn } from '../core/text-position.js'
 import { DateTime, JOB_STATUSES, MODELS, ProjectConfig } from '../schemas/index.js'
+import { SLIDE_DESIGNS } from '../schemas/slide-designs.js'
 
 /**
  * A JSON slide file is stored only when nested at most `MAX_JSON_DEPTH`

@@ -46,6 +46,12 @@ export class Table<T extends { id: string }> {
    * built from a validated fixtures document: `World.withoutChecks`).
    */
   checked = true
+  /**
+   * While a transaction of the world is open (`World.transaction`): every
+   * write adds the function that undoes it, in the order of the writes,
+   * one log shared by all the world's tables.
+   */
+  undoLog: Array<() => void> | undefined
 
   constructor(
     readonly name: string,
@@ -77,6 +83,10 @@ export class Table<T extends { id: string }> {
     }
     const record = this.#check(value)
     this.#records.set(record.id, record)
+    this.undoLog?.push(() => {
+      this.#records.delete(record.id)
+      this.#emit(record, undefined)
+    })
     this.#emit(undefined, record)
     return record
   }
@@ -94,6 +104,10 @@ export class Table<T extends { id: string }> {
     }
     const next = this.#check(draft)
     this.#records.set(id, next)
+    this.undoLog?.push(() => {
+      this.#records.set(id, prev)
+      this.#emit(next, prev)
+    })
     this.#emit(prev, next)
     return next
   }
@@ -101,6 +115,17 @@ export class Table<T extends { id: string }> {
   remove(id: string): void {
     const prev = this.#records.get(id)
     if (prev === undefined) return
+    if (this.undoLog !== undefined) {
+      // Undone, the record goes back where it stood: the table's order is the state document's.
+      const position = [...this.#records.keys()].indexOf(id)
+      this.undoLog.push(() => {
+        const entries = [...this.#records]
+        entries.splice(position, 0, [id, prev])
+        this.#records.clear()
+        for (const [key, record] of entries) this.#records.set(key, record)
+        this.#emit(undefined, prev)
+      })
+    }
     this.#records.delete(id)
     this.#emit(prev, undefined)
   }

@@ -43,6 +43,26 @@ export const StateDocument = z.strictObject({
 })
 export type StateDocument = z.infer<typeof StateDocument>
 
+/**
+ * Fills in, in place, what parsing `doc` with `StateDocument` fills in: the
+ * schema's one kind of default, the empty token lists of a configuration
+ * (`tokens.palette`, `tokens.fonts`; projects, templates and publications
+ * have one). For a document `StateDocument.validate` accepts, the result
+ * then equals what the parse gives (but for the order of keys), without its
+ * copy of every object; a test pins both facts against the schema.
+ */
+export function withStateDefaults(doc: StateDocument): StateDocument {
+  for (const records of [doc.projects, doc.templates, doc.publications]) {
+    for (const { config } of records) {
+      const tokens = config.tokens
+      if (tokens === undefined) continue
+      tokens.palette ??= []
+      tokens.fonts ??= []
+    }
+  }
+  return doc
+}
+
 /** The table names of a world, in the order they are saved and restored. */
 export const TABLE_NAMES = [
   'users',
@@ -83,8 +103,9 @@ const EMPTY: ReadonlySet<string> = new Set()
  * state document; two worlds share nothing.
  *
  * Every write goes through a `Table`, and every table reports its changes to
- * `onChange` listeners: that one place keeps the indexes current and lets
- * persistence (and, later, live pages) follow the state.
+ * its listeners: that one place keeps the indexes current. `onChange`
+ * listeners (persistence, the live pages) hear of committed changes only:
+ * a `transaction` is all or nothing.
  */
 export class World {
   readonly users = new Table('users', UserRecord)
@@ -118,6 +139,11 @@ export class World {
   readonly #projectsByCollaborator = new Map<string, RecencyIndex>()
   readonly #templatesByTeam = new Map<string, RecencyIndex>()
   readonly #listeners: Array<(change: Change<unknown>) => void> = []
+  /** While a transaction is open: how to undo each of its writes (shared with every table), and its changes not yet told. */
+  #undoLog: Array<() => void> | undefined
+  #uncommitted: Change<unknown>[] | undefined
+  /** True while a failed transaction's writes are undone: nothing of them is told. */
+  #undoing = false
   /** True while a world is built from fixtures (`withoutChecks`). */
   #building = false
   /**
@@ -208,11 +234,73 @@ export class World {
       if (next) this.#publicationByProject.set(next.projectId, next.id)
     })
 
+    // Listeners hear of committed changes only: those of an open transaction wait for it to succeed.
     for (const name of TABLE_NAMES) {
       this.table(name).onChange((change) => {
-        for (const listener of this.#listeners) listener(change as Change<unknown>)
+        if (this.#undoing) return
+        if (this.#uncommitted !== undefined) this.#uncommitted.push(change as Change<unknown>)
+        else for (const listener of this.#listeners) listener(change as Change<unknown>)
       })
     }
+  }
+
+  /**
+   * Runs `task` as one write, all or nothing. If it throws (or its promise
+   * rejects), every write it made is undone in reverse order (the tables'
+   * own listeners, which keep the indexes, follow each step back), the id
+   * sequence goes back to where it was, and the error is rethrown.
+   * `onChange` listeners (the pages' streams, persistence) hear of its
+   * changes once it has succeeded, in order, and of a failed one nothing.
+   * A transaction inside another is undone alone when it fails and
+   * commits with the outer one. Run it under the emulator's lock: no other
+   * write may interleave with it.
+   */
+  async transaction<T>(task: () => Promise<T> | T): Promise<T> {
+    const outer = this.#undoLog === undefined
+    if (outer) this.#open()
+    const log = this.#undoLog!
+    const uncommitted = this.#uncommitted!
+    const mark = log.length
+    const told = uncommitted.length
+    const sequence = this.sequence.value
+    let result: T
+    try {
+      result = await task()
+    } catch (error) {
+      this.#undoing = true
+      try {
+        for (let i = log.length - 1; i >= mark; i--) log[i]!()
+      } finally {
+        this.#undoing = false
+        log.length = mark
+        uncommitted.length = told
+        this.sequence.value = sequence
+        if (outer) this.#close()
+      }
+      throw error
+    }
+    if (outer) {
+      this.#close()
+      for (const change of uncommitted) for (const listener of this.#listeners) listener(change)
+    }
+    return result
+  }
+
+  /** Whether a transaction is open. */
+  get inTransaction(): boolean {
+    return this.#undoLog !== undefined
+  }
+
+  #open(): void {
+    this.#undoLog = []
+    this.#uncommitted = []
+    for (const name of TABLE_NAMES) this.table(name).undoLog = this.#undoLog
+  }
+
+  #close(): void {
+    this.#undoLog = undefined
+    this.#uncommitted = undefined
+    for (const name of TABLE_NAMES) this.table(name).undoLog = undefined
   }
 
   /** Adds `key` to the recency index of `group` in `indexes` (or to the keys gathered for it). */

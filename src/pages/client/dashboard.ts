@@ -5,6 +5,7 @@
  * token from `?token=` as `Authorization: Bearer`, and shows the answer.
  * The tables follow the emulator over server-sent events.
  */
+import { maskKey } from '../key-mask.js'
 
 interface CallResult {
   ok: boolean
@@ -20,19 +21,12 @@ function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return element as T
 }
 
-/** `pres_••••••••lice`, as the server masks keys. */
-function mask(value: string): string {
-  const prefix = value.startsWith('pres_') ? 'pres_' : ''
-  const rest = value.slice(prefix.length)
-  return `${prefix}${'•'.repeat(8)}${rest.length > 6 ? rest.slice(-4) : ''}`
-}
-
 /** A copy of a control-plane answer with every `apiKey` value masked, for display. */
 function masked(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(masked)
   if (typeof body !== 'object' || body === null) return body
   return Object.fromEntries(
-    Object.entries(body).map(([key, value]) => [key, key === 'apiKey' && typeof value === 'string' ? mask(value) : masked(value)]),
+    Object.entries(body).map(([key, value]) => [key, key === 'apiKey' && typeof value === 'string' ? maskKey(value) : masked(value)]),
   )
 }
 
@@ -103,14 +97,14 @@ function start(): void {
     row.className = 'form-row'
     const value = document.createElement('code')
     value.className = 'key-value'
-    value.textContent = mask(secret)
+    value.textContent = maskKey(secret)
     const reveal = document.createElement('button')
     reveal.type = 'button'
     reveal.className = 'btn btn-small'
     reveal.textContent = 'Reveal'
     reveal.addEventListener('click', () => {
       const shown = value.classList.toggle('revealed')
-      value.textContent = shown ? secret : mask(secret)
+      value.textContent = shown ? secret : maskKey(secret)
       reveal.textContent = shown ? 'Hide' : 'Reveal'
     })
     const copy = document.createElement('button')

@@ -15,10 +15,11 @@ export interface HookExchange {
 }
 
 /**
- * Test-only replacements of pieces of the `/v1` pipeline: the one seam
+ * Test-only replacements of pieces of the `/v1` service: the one seam
  * through which the conformance kit's tests build deliberately broken (or
- * differently-choosing, spec-legal) servers out of the emulator. Every
- * defect lives in the tests; the shipped code only calls these when given.
+ * differently-choosing, spec-legal) servers out of the emulator
+ * (`createHookedEmulator`). Every defect lives in the tests; the product
+ * has no option for them.
  */
 export interface TestHooks {
   /** Wraps the handler of an operation (called once per operation, at construction). */
@@ -27,8 +28,8 @@ export interface TestHooks {
   rateLimit?: (principal: Principal, standard: (bucket: string) => RateDecision, env: Env) => RateDecision
   /** Replaces authentication; `standard` is the emulator's own. */
   authenticate?: (header: string | undefined, standard: (header: string | undefined) => Principal, world: World) => Principal
-  /** Rewrites a `/v1` request after routing, before it is validated. */
+  /** Rewrites a `/v1` request that names an operation and authenticates, before the emulator sees it. */
   transformRequest?: (exchange: HookExchange) => EmulatorRequest
-  /** Rewrites a `/v1` response before it is sent. */
+  /** Rewrites a response the emulator gave, before the client gets it. */
   transformResponse?: (exchange: HookExchange, response: EmulatorResponse) => EmulatorResponse
 }

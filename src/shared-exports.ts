@@ -4,7 +4,7 @@
  * (`browser.ts`) cannot drift apart. Nothing here may reach Node's APIs or
  * types.
  */
-export type { PresentationEmulatorBase } from './presentation-emulator.js'
+export type { PresentationEmulatorBase } from './create-emulator.js'
 export { Emulator, DEFAULT_BASE_URL, type EmulatorOptions } from './emulator.js'
 export { ServiceError, ErrorCodes, Messages, defaultErrorCode, type ErrorCode } from './core/errors.js'
 export type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'

@@ -166,6 +166,12 @@ export const routes = {
 } as const satisfies Record<string, RouteSpec>
 
 export type Routes = typeof routes
+
+/** The names of the `{param}` placeholders of a route path: `'slug' | 'slideId'` for `/projects/{slug}/slides/{slideId}`. */
+type ParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never
+
+/** The path parameters of a route, typed from its path string (`{}` for a path without any). */
+export type PathParams<Path extends string> = { readonly [Name in ParamNames<Path>]: string }
 /** The id of an operation, as the contract names it (`listProjects`, `generateProject`, …). */
 export type OperationId = keyof Routes
 

@@ -4,7 +4,10 @@ import { createMswHandlers, type MswHttp } from './adapters/msw.js'
 import { resolvePersist, WebStoragePersistence } from './adapters/web-storage.js'
 import type { ControlPlane } from './control/control-plane.js'
 import type { EmulatorRequest, EmulatorResponse } from './core/exchange.js'
-import { Emulator, type EmulatorOptions } from './emulator.js'
+import { Emulator, type EmulatorOptions, type EmulatorParts } from './emulator.js'
+
+/** The core's entry point: one request value in, one response value out. */
+export type Handle = (request: EmulatorRequest) => Promise<EmulatorResponse>
 
 /**
  * One independent emulated service and the ways into it that work
@@ -34,29 +37,46 @@ export interface Server {
   origin: string
   close(): Promise<void>
 }
-export type Listen<S extends Server, O> = (handle: (request: EmulatorRequest) => Promise<EmulatorResponse>, options: O) => Promise<S>
+export type Listen<S extends Server, O> = (handle: Handle, options: O) => Promise<S>
+
+/** The emulator a `PresentationEmulator` wraps, and the `handle` its ways in call (the emulator's own unless wrapped). */
+export interface EmulatorCore {
+  emulator: Emulator
+  handle: Handle
+}
+
+/** The core of `createEmulator`: an `Emulator` (assembled from `parts`, if given) answering through its own `handle`. */
+export function standardCore(options: EmulatorOptions, parts: EmulatorParts = {}): EmulatorCore {
+  const emulator = new Emulator(options, parts)
+  return { emulator, handle: (request) => emulator.handle(request) }
+}
 
 /**
  * Wraps an `Emulator` with its ways in, without `listen`: the browser entry's
  * whole object. `http` gives msw's `http` when handlers are first asked for.
  */
 export function buildEmulator(options: EmulatorOptions, http: () => MswHttp): PresentationEmulatorBase
-/** Wraps an `Emulator` with its ways in, `listen` included: the Node entry's object. */
+/**
+ * Wraps an `Emulator` with its ways in, `listen` included: the Node entry's
+ * object. `core` builds the emulator (after the options are checked).
+ */
 export function buildEmulator<S extends Server, O>(
   options: EmulatorOptions,
   http: () => MswHttp,
   listen: Listen<S, O>,
+  core?: (options: EmulatorOptions) => EmulatorCore,
 ): PresentationEmulatorBase & { listen(options?: O): Promise<S> }
 export function buildEmulator<S extends Server, O>(
   options: EmulatorOptions,
   http: () => MswHttp,
   listen?: Listen<S, O>,
+  core: (options: EmulatorOptions) => EmulatorCore = standardCore,
 ): PresentationEmulatorBase & { listen?(options?: O): Promise<S> } {
   // A bad `persist` throws before anything is built.
   const persist = options.persist === undefined ? undefined : resolvePersist(options.persist)
-  const emulator = new Emulator(options)
+  const { emulator, handle: coreHandle } = core(options)
   const servers: S[] = []
-  let handle = (request: EmulatorRequest) => emulator.handle(request)
+  let handle: Handle = coreHandle
   let ready = () => emulator.ready()
   let persistence: WebStoragePersistence | undefined
   if (persist !== undefined) {
@@ -69,7 +89,7 @@ export function buildEmulator<S extends Server, O>(
     // Nothing is answered before the saved world is in, and no answer leaves before its change is saved.
     handle = async (request) => {
       await loaded
-      const response = await emulator.handle(request)
+      const response = await coreHandle(request)
       await saving.flush()
       return response
     }

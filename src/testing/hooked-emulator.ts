@@ -1,0 +1,93 @@
+/**
+ * Deliberately broken (or differently choosing) servers built out of the
+ * emulator, for the conformance kit's and the walks' own tests. Not a
+ * package export, not bundled, and left out of the published types: the
+ * product's options know nothing of it.
+ *
+ * Two kinds of seam, neither a branch in the product's pipeline:
+ * - `wrapOperation`, `authenticate` and `rateLimit` assemble the `/v1`
+ *   pipeline from other parts (`PipelineParts`);
+ * - `transformRequest` and `transformResponse` wrap `handle`: they rewrite
+ *   what goes in and what comes out, as a proxy in front of the service
+ *   would (so the journal records what the emulator itself saw and said).
+ */
+import { type Authenticate, type PipelineParts, type RatePolicy, STANDARD_PARTS } from '../api/pipeline.js'
+import { buildEmulator, type EmulatorCore, type Handle } from '../create-emulator.js'
+import { RouteTable } from '../core/router.js'
+import { Emulator, type EmulatorOptions } from '../emulator.js'
+import type { PresentationEmulator } from '../index.js'
+import type { Principal } from '../model/access.js'
+import type { HttpServerOptions, RunningServer } from '../node/http-server.js'
+import { listenNode, loadMswHttp } from '../node/ways-in.js'
+import type { OperationHandler, OperationHandlers } from '../operations/index.js'
+import { OPERATION_IDS, type OperationId, routes } from '../schemas/index.js'
+import type { HookExchange, TestHooks } from './test-hooks.js'
+
+export type { HookExchange, TestHooks } from './test-hooks.js'
+
+/** The pipeline parts the hooks replace; the standard ones elsewhere. */
+function partsOf(hooks: TestHooks): Partial<PipelineParts> {
+  const parts: Partial<PipelineParts> = {}
+  const { wrapOperation, authenticate, rateLimit } = hooks
+  if (wrapOperation !== undefined) {
+    const handlers = {} as Record<OperationId, OperationHandler<OperationId>>
+    for (const id of OPERATION_IDS) handlers[id] = wrapOperation(id, STANDARD_PARTS.handlers[id] as OperationHandler<OperationId>)
+    parts.handlers = handlers as OperationHandlers
+  }
+  if (authenticate !== undefined) {
+    parts.authenticate = (header, world) => authenticate(header, (given) => STANDARD_PARTS.authenticate(given, world), world)
+  }
+  if (rateLimit !== undefined) {
+    parts.rateLimit = ((principal, limiter, env) => rateLimit(principal, (bucket) => limiter.hit(bucket), env)) satisfies RatePolicy
+  }
+  return parts
+}
+
+/** The `/v1` operations by method and path, for the exchange the rewriting hooks see. */
+const OPERATIONS = new RouteTable<OperationId>()
+for (const id of OPERATION_IDS) OPERATIONS.add(routes[id].method, `/v1${routes[id].path}`, id)
+
+/**
+ * `handle` with the request and response rewriting hooks around it. The
+ * exchange they see names the operation once the request's route is known
+ * and its key authenticates (as the pipeline routes it, after
+ * authentication); a 429 of the rate limit names none.
+ */
+function rewriting(handle: Handle, emulator: Emulator, authenticate: Authenticate, hooks: TestHooks): Handle {
+  const { transformRequest, transformResponse } = hooks
+  if (transformRequest === undefined && transformResponse === undefined) return handle
+  return async (given) => {
+    await emulator.ready().catch(() => undefined)
+    const match = OPERATIONS.match(given.method, given.path)
+    let principal: Principal | undefined
+    try {
+      principal = authenticate(given.headers.authorization, emulator.world)
+    } catch {
+      principal = undefined
+    }
+    const operationId = match.kind === 'route' && principal !== undefined ? match.data : undefined
+    const exchange = (request: typeof given): HookExchange => ({
+      request,
+      operationId,
+      principal,
+      world: emulator.world,
+      env: emulator.env,
+    })
+    const request = transformRequest !== undefined && operationId !== undefined ? transformRequest(exchange(given)) : given
+    const response = await handle(request)
+    if (transformResponse === undefined) return response
+    const limited = response.status === 429 && response.headers['x-service-error-code'] === 'RATE_LIMITED'
+    return transformResponse({ ...exchange(request), operationId: limited ? undefined : operationId }, response)
+  }
+}
+
+/** An emulator whose `/v1` service runs with `hooks` (Node, `listen` included). */
+export function createHookedEmulator(options: EmulatorOptions, hooks: TestHooks): PresentationEmulator {
+  const parts = partsOf(hooks)
+  const core = (checked: EmulatorOptions): EmulatorCore => {
+    const emulator = new Emulator(checked, parts)
+    const authenticate = parts.authenticate ?? STANDARD_PARTS.authenticate
+    return { emulator, handle: rewriting((request) => emulator.handle(request), emulator, authenticate, hooks) }
+  }
+  return buildEmulator<RunningServer, HttpServerOptions>(options, loadMswHttp, listenNode, core)
+}
