@@ -37,12 +37,11 @@ function imagePolicy(host: PageHost): ImagePolicy {
  */
 export async function handlePage(host: PageHost, request: EmulatorRequest): Promise<EmulatorResponse> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
-  const head = request.method === 'HEAD'
   const images = imagePolicy(host)
   const html = async (status: number, body: string, inlineStyle?: string) =>
     textResponse(
       status,
-      head ? '' : body,
+      body,
       'text/html; charset=utf-8',
       await pageHeaders({
         inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
@@ -58,7 +57,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
   }
   const [area, first, second, ...rest] = segments
   if (area === 'editor' && first !== undefined && second === 'events' && rest.length === 0) {
-    return editorEvents(host, first, images, head)
+    return editorEvents(host, first, images)
   }
   const page = await host.exclusive(async () => {
     await host.settleDueJobs()
@@ -105,8 +104,8 @@ function concerns(change: Change<unknown> | { table: '*' }, projectId: string | 
  * project does not exist (after a reset, say). Fed by the world's change
  * hook; the subscription ends with the stream.
  */
-function editorEvents(host: PageHost, slug: string, images: ImagePolicy, head: boolean): EmulatorResponse {
-  const response = eventStreamResponse((sink) => {
+function editorEvents(host: PageHost, slug: string, images: ImagePolicy): EmulatorResponse {
+  return eventStreamResponse((sink) => {
     let projectId: string | undefined
     let last: string | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -160,6 +159,4 @@ function editorEvents(host: PageHost, slug: string, images: ImagePolicy, head: b
       timer = undefined
     }
   })
-  if (head) return { ...response, stream: undefined }
-  return response
 }
