@@ -150,6 +150,16 @@ export class Emulator {
     return this.#options.publicUrl ?? this.#listenOrigin ?? this.#baseOrigin
   }
 
+  /**
+   * Where this emulator's API answers, ending in `/v1`: the public URL (the
+   * listening origin by default) once a server listens, else the base URL
+   * the msw handlers and `fetch` answer. The served OpenAPI document names it.
+   */
+  get apiUrl(): string {
+    if (this.#listenOrigin !== undefined) return `${this.publicUrl}/v1`
+    return this.#options.baseUrl.href.replace(/\/+$/, '')
+  }
+
   /** The API base URL clients call (for msw handlers and `fetch`). */
   get baseUrl(): URL {
     return this.#options.baseUrl
@@ -283,6 +293,20 @@ export class Emulator {
         ? policy.preflight(request)
         : (policy.refusal(request) ?? (await (this.#handlers.get(mount) ?? (await this.#load(mount)))(request)))
     Object.assign(response.headers, policy.corsHeaders(request))
-    return response
+    return request.method === 'HEAD' ? headOf(response) : response
   }
+}
+
+/**
+ * The answer to a HEAD: what the GET would answer, with its headers
+ * (`Content-Length` the GET body's length) and no body (RFC 9110 §9.3.2,
+ * §8.6). Every row answers HEAD as its GET; this is the one place the body
+ * goes, so no adapter or row can send one. A stream is never started.
+ */
+function headOf(response: EmulatorResponse): EmulatorResponse {
+  const { body } = response
+  if (response.stream === undefined && body !== null) {
+    response.headers['content-length'] = String(new TextEncoder().encode(body).byteLength)
+  }
+  return { status: response.status, headers: response.headers, body: null }
 }

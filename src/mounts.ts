@@ -14,7 +14,7 @@ import { controlBodyLimit } from './control/http-routes.js'
 import type { ControlDispatchHost } from './control/dispatch.js'
 import { MAX_BODY_BYTES, MAX_NO_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from './core/exchange.js'
 import { fail } from './core/errors.js'
-import { OPENAPI_PATH, serveOpenApi } from './openapi/serve.js'
+import { OPENAPI_PATH, openApiServer, type OpenApiHost } from './openapi/serve.js'
 import type { PageHost } from './pages/page-server.js'
 import { ASSET_NAMES, assetUrl } from './pages/paths.js'
 import type { RenderHost } from './render/documents.js'
@@ -37,7 +37,7 @@ export type BrowserPolicyName = 'open' | 'own-origins'
 
 /** What a row's handler is built from: the emulator, its `/v1` pipeline and its error log. */
 export interface MountContext {
-  readonly host: ControlDispatchHost & PageHost & RenderHost
+  readonly host: ControlDispatchHost & PageHost & RenderHost & OpenApiHost
   readonly api: ApiPipeline
   readonly onError: (error: unknown) => void
 }
@@ -121,7 +121,7 @@ export const MOUNTS: readonly Mount[] = [
     match: 'exact',
     bodyLimit: MAX_NO_BODY_BYTES,
     browsers: 'open',
-    open: () => serveOpenApi,
+    open: ({ host }) => openApiServer(host),
   },
 ]
 

@@ -12,7 +12,7 @@ export interface ControlDispatchHost extends DashboardSource {
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
 }
 
-/** The dashboard's routes (GET): they also take the admin token as `?token=`, since a browser opens them. */
+/** The dashboard's routes (GET and HEAD): they also take the admin token as `?token=`, since a browser opens them. */
 const DASHBOARD_PATHS = new Set(['/_emulator', '/_emulator/dashboard/fragment', '/_emulator/dashboard/events'])
 
 /**
@@ -34,7 +34,7 @@ export class ControlDispatcher {
     const host = this.host
     try {
       const token = host.adminToken
-      const isDashboard = request.method === 'GET' && DASHBOARD_PATHS.has(request.path)
+      const isDashboard = (request.method === 'GET' || request.method === 'HEAD') && DASHBOARD_PATHS.has(request.path)
       const given =
         bearer(request.headers.authorization) ?? (isDashboard ? (new URLSearchParams(request.query).get('token') ?? undefined) : undefined)
       if (token !== undefined && given !== token) {

@@ -21,11 +21,16 @@ export class RouteTable<T> {
     return this
   }
 
-  /** Matches a percent-encoded path; a known path with another method reports the allowed ones. */
+  /**
+   * Matches a percent-encoded path; a known path with another method reports
+   * the allowed ones. HEAD matches the GET route of a path (RFC 9110 §9.3.2:
+   * HEAD is answered wherever GET is), so `Allow` lists HEAD beside GET.
+   */
   match(method: string, path: string): RouteMatch<T> {
-    const found = findRoute(this.#router, method, path)
+    const found = findRoute(this.#router, method === 'HEAD' ? 'GET' : method, path)
     if (found !== undefined) return { kind: 'route', data: found.data, params: found.params ?? {} }
-    const allow = METHODS.filter((m) => findRoute(this.#router, m, path, { params: false }) !== undefined)
+    const allow: string[] = METHODS.filter((m) => findRoute(this.#router, m, path, { params: false }) !== undefined)
+    if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD')
     return allow.length > 0 ? { kind: 'wrong-method', allow } : { kind: 'none' }
   }
 }

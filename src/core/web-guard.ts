@@ -86,9 +86,17 @@ const OPEN_CORS_HEADERS: Readonly<Record<string, string>> = {
     'x-service-error-code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, x-request-id',
 }
 
-/** Any origin may call and read (the API's policy). */
+/**
+ * Any origin may call and read (the API's policy), with any request header a
+ * preflight asks for: a browser app whose tracing or logging library adds
+ * `traceparent` or `X-Request-Id` works as it does against the service.
+ */
 export const OPEN_CORS: BrowserPolicy = {
-  preflight: () => preflight(),
+  preflight: (request) => {
+    const response = preflight(requestedHeaders(request))
+    response.headers.vary = 'Access-Control-Request-Headers'
+    return response
+  },
   refusal: () => undefined,
   corsHeaders: () => OPEN_CORS_HEADERS,
 }
@@ -161,13 +169,35 @@ export class OriginGuard implements BrowserPolicy {
   }
 }
 
+/** The request headers every preflight allows: the key and a JSON body's type. */
+const BASE_ALLOWED_HEADERS = ['authorization', 'content-type'] as const
+
+/** An HTTP field name (RFC 9110 §5.1: a token). */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/
+
+/**
+ * The headers a preflight asks to send (`Access-Control-Request-Headers`),
+ * lower case, each a valid field name, with the base ones always present.
+ * A name that is not a token is left out (the browser then refuses the
+ * request, as it would against a server that does not allow it). The
+ * wildcard `*` is never answered: it does not cover `Authorization`.
+ */
+export function requestedHeaders(request: EmulatorRequest): string[] {
+  const names = new Set<string>(BASE_ALLOWED_HEADERS)
+  for (const part of (request.headers['access-control-request-headers'] ?? '').split(',')) {
+    const name = part.trim().toLowerCase()
+    if (name !== '' && name !== '*' && name.length <= 256 && FIELD_NAME.test(name)) names.add(name)
+  }
+  return [...names]
+}
+
 /** The answer to an allowed CORS preflight (a fresh object: callers may add headers). */
-export function preflight(): EmulatorResponse {
+export function preflight(allowHeaders: readonly string[] = BASE_ALLOWED_HEADERS): EmulatorResponse {
   return {
     status: 204,
     headers: {
-      'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+      'access-control-allow-headers': allowHeaders.join(', '),
       'access-control-max-age': '600',
     },
     body: null,

@@ -374,7 +374,7 @@ export function listenHttp(
   // CONNECT (a proxy tunnel): node:http would drop the socket without a word when nothing listens for it.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     lingering.add(socket)
-    socket.end(rawResponse(fail.methodNotAllowed(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).toResponse()))
+    socket.end(rawResponse(fail.methodNotAllowed(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).toResponse()))
     const timer = setTimeout(() => socket.destroy(), 1_000)
     timer.unref()
     socket.once('close', () => clearTimeout(timer))

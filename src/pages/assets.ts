@@ -50,5 +50,5 @@ export async function serveAsset(request: EmulatorRequest, host: RenderHost): Pr
   const etag = ETAGS.get(name)!
   const headers = { etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }
   if (request.headers['if-none-match'] === etag) return { ...jsonResponse(304, null), headers, body: null }
-  return textResponse(200, request.method === 'HEAD' ? '' : asset.body, asset.type, headers)
+  return textResponse(200, asset.body, asset.type, headers)
 }

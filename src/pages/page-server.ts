@@ -52,13 +52,12 @@ function imagePolicy(host: PageHost): ImagePolicy {
  */
 export async function handlePage(host: PageHost, request: EmulatorRequest): Promise<EmulatorResponse> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
-  const head = request.method === 'HEAD'
   const images = imagePolicy(host)
   const transpiler = transpilerOf(host)
   const html = async (status: number, body: string, inlineStyle?: string, showsSlides = false) =>
     textResponse(
       status,
-      head ? '' : body,
+      body,
       'text/html; charset=utf-8',
       await pageHeaders({
         inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
@@ -75,7 +74,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
   }
   const [area, first, second, ...rest] = segments
   if (area === 'editor' && first !== undefined && second === 'events' && rest.length === 0) {
-    return editorEvents(host, first, images, transpiler, head)
+    return editorEvents(host, first, images, transpiler)
   }
   const page = await host.exclusive(async () => {
     await host.settleDueJobs()
@@ -123,8 +122,8 @@ function concerns(change: Change<unknown> | { table: '*' }, projectId: string | 
  * project does not exist (after a reset, say). Fed by the world's change
  * hook; the subscription ends with the stream.
  */
-function editorEvents(host: PageHost, slug: string, images: ImagePolicy, transpiler: SlideTranspiler, head: boolean): EmulatorResponse {
-  const response = eventStreamResponse((sink) => {
+function editorEvents(host: PageHost, slug: string, images: ImagePolicy, transpiler: SlideTranspiler): EmulatorResponse {
+  return eventStreamResponse((sink) => {
     let projectId: string | undefined
     let last: string | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -178,6 +177,4 @@ function editorEvents(host: PageHost, slug: string, images: ImagePolicy, transpi
       timer = undefined
     }
   })
-  if (head) return { ...response, stream: undefined }
-  return response
 }

@@ -158,7 +158,7 @@ export async function serveRenderAsset(request: EmulatorRequest, host: RenderHos
   const origin = requestOrigin(request, host.publicUrl)
   const images = host.allowRemoteImages ? query.getAll(IMAGE_PARAM).slice(0, MAX_REMOTE_IMAGES) : []
   const renderer = name === RENDER_ASSETS.rendererDocument
-  return textResponse(200, request.method === 'HEAD' ? '' : renderer ? rendererDocument() : displayDocument(), 'text/html; charset=utf-8', {
+  return textResponse(200, renderer ? rendererDocument() : displayDocument(), 'text/html; charset=utf-8', {
     'content-security-policy': renderer ? rendererPolicy() : displayPolicy(origin, images),
     // The policy depends on the address (its host, the images it names): a browser keeps a versioned
     // document for that address alone, and never an unversioned one (a page opened by hand).

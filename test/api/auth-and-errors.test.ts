@@ -36,7 +36,7 @@ describe.each(WAYS)('authentication and error handling (%s)', (way) => {
   it('answers 405 with an Allow header to a known path with the wrong method', async () => {
     const reply = await h.api('DELETE', '/projects/welcome-deck')
     expectError(reply, 405, 'METHOD_NOT_ALLOWED')
-    expect(reply.headers.allow).toBe('GET, PATCH')
+    expect(reply.headers.allow).toBe('GET, HEAD, PATCH')
     const publish = await h.api('PUT', '/projects/welcome-deck/publish')
     expect(publish.headers.allow).toBe('POST, DELETE')
   })

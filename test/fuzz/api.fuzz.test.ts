@@ -207,7 +207,17 @@ function documented(id: OperationId | null, request: EmulatorRequest): Set<numbe
 async function checkOne(request: EmulatorRequest): Promise<void> {
   const context = describeRequest(request)
   const before = await stateText(emulator)
-  const response = await emulator.handle(request)
+  let response = await emulator.handle(request)
+  if (request.method === 'HEAD') {
+    // A HEAD answers as its GET twin does, with no body: judge it by the twin's answer (a read: it changes nothing).
+    expect(response.body, `a HEAD answered with a body: ${context}`).toBeNull()
+    const twin = await emulator.handle({ ...request, method: 'GET' })
+    expect(response.status, `HEAD and GET answered differently: ${context}`).toBe(twin.status)
+    if (twin.body !== null) {
+      expect(response.headers['content-length'], context).toBe(String(new TextEncoder().encode(twin.body).byteLength))
+    }
+    response = twin
+  }
   const [entry] = emulator.control.listRequests({ limit: 1 }).requests
   const answeredBy = (entry?.operationId ?? null) as OperationId | null
   count(answeredBy ?? '(no operation)')

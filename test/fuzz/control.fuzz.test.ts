@@ -287,9 +287,17 @@ async function snapshot(): Promise<string> {
 async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boolean): Promise<void> {
   const context = describeRequest(request)
   const before = await snapshot()
-  const response = await emulator.handle(request)
+  let response = await emulator.handle(request)
   // A live event stream answers for as long as it is read: end it.
   if (response.stream !== undefined) await response.stream[Symbol.asyncIterator]().return?.()
+  if (request.method === 'HEAD') {
+    // A HEAD answers as its GET twin does, with no body and no stream: judge it by the twin's answer.
+    expect(response.body === null && response.stream === undefined, `a HEAD answered with a body: ${context}`).toBe(true)
+    const twin = await emulator.handle({ ...request, method: 'GET' })
+    if (twin.stream !== undefined) await twin.stream[Symbol.asyncIterator]().return?.()
+    expect(response.status, `HEAD and GET answered differently: ${context}`).toBe(twin.status)
+    response = { ...twin, stream: undefined }
+  }
   count(route.path)
   expect(response.status, `${response.status} ${response.body} for ${context}`).toBeLessThan(500)
   if (foreign) expect(response.status, `a foreign page changed the emulator: ${context}`).toBe(403)
