@@ -288,6 +288,17 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
       },
       /domains\[1\]\.hostname: duplicate value/,
     ],
+    ...['', '/a/', '/..', '/a b', 'q3'].map(
+      (path) =>
+        [
+          `a site path no URL reaches (${JSON.stringify(path)})`,
+          (d: any) => {
+            d.projects[0].placement.path = path
+            return d
+          },
+          /projects\[0\]\.placement\.path: must be "\/" or a path like/,
+        ] as [string, (doc: any) => unknown, RegExp],
+    ),
     [
       'two projects published at the same place',
       (d) => {
