@@ -300,6 +300,14 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
         ] as [string, (doc: any) => unknown, RegExp],
     ),
     [
+      'a published project without its publication (its site would answer 404)',
+      (d) => {
+        d.publications = d.publications.filter((p: any) => p.projectId !== d.projects[0].id)
+        return d
+      },
+      /projects\[0\]\.publishedAt: published, but no publications record is of it/,
+    ],
+    [
       'two projects published at the same place',
       (d) => {
         d.projects[1].placement = d.projects[0].placement
