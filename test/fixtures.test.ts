@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { BUILT_IN_FIXTURES, createEmulator, FixturesError, parseFixtures } from '../src/index.js'
 import { FixturesDocument } from '../src/fixtures/schema.js'
 import { safeParse } from '../src/core/validation.js'
+import { worldOf } from './support/state.js'
 
+/** The built-in world, as the control plane shows it. */
 async function seeded() {
   const emulator = createEmulator({ clock: 'manual' })
-  await emulator.ready()
-  return emulator.emulator.world
+  const world = await worldOf(emulator)
+  await emulator.close()
+  return world
 }
 
 describe('the built-in world (contract §2)', () => {
@@ -17,31 +20,31 @@ describe('the built-in world (contract §2)', () => {
     expect(key('pres_test_alice_acme')).toMatchObject({ userId: 'usr_alice', teamId: 'team_acme', revokedAt: null })
     expect(key('pres_test_bob')).toMatchObject({ userId: 'usr_bob', teamId: 'team_bob', revokedAt: null })
     expect(key('pres_test_revoked').revokedAt).not.toBeNull()
-    expect(world.teams.get('team_alice')).toMatchObject({ credits: 20, personalOf: 'usr_alice' })
-    expect(world.teams.get('team_acme')).toMatchObject({ credits: 100, personalOf: null })
-    expect(world.teams.get('team_bob')).toMatchObject({ credits: 0, personalOf: 'usr_bob' })
+    expect(world.team('team_alice')).toMatchObject({ credits: 20, personalOf: 'usr_alice' })
+    expect(world.team('team_acme')).toMatchObject({ credits: 100, personalOf: null })
+    expect(world.team('team_bob')).toMatchObject({ credits: 0, personalOf: 'usr_bob' })
     expect([...world.teamIdsOf('usr_alice')].sort()).toEqual(['team_acme', 'team_alice'])
     expect([...world.teamIdsOf('usr_bob')]).toEqual(['team_bob'])
   })
 
   it('gives Acme more than 20 projects (some published) and 3 templates', async () => {
     const world = await seeded()
-    const acme = world.projects.all().filter((p) => p.teamId === 'team_acme')
+    const acme = world.all('projects').filter((p) => p.teamId === 'team_acme')
     expect(acme.length).toBeGreaterThan(20)
     expect(acme.some((p) => p.publishedAt !== null)).toBe(true)
     expect(acme.some((p) => p.publishedAt === null)).toBe(true)
-    expect(world.templates.all().filter((t) => t.teamId === 'team_acme')).toHaveLength(3)
+    expect(world.all('templates').filter((t) => t.teamId === 'team_acme')).toHaveLength(3)
   })
 
   it('shares one of Bob’s projects with Alice as collaborator', async () => {
     const world = await seeded()
-    const shared = world.projects.all().filter((p) => p.collaborators.includes('usr_alice'))
+    const shared = world.all('projects').filter((p) => p.collaborators.includes('usr_alice'))
     expect(shared.map((p) => [p.teamId, p.slug])).toEqual([['team_bob', 'bobs-roadmap']])
   })
 
   it('gives every project slides with all three files, a config, a subdomain and a version', async () => {
     const world = await seeded()
-    for (const project of world.projects.all()) {
+    for (const project of world.all('projects')) {
       const slides = world.slidesOf(project.id)
       expect(slides.length).toBeGreaterThan(0)
       for (const slide of slides) {
@@ -49,7 +52,7 @@ describe('the built-in world (contract §2)', () => {
         expect(() => JSON.parse(slide.files['slide.content.json'])).not.toThrow()
       }
       expect(project.config.theme).toBeDefined()
-      expect(world.subdomains.get(project.subdomainId)).toBeDefined()
+      expect(world.get('subdomains', project.subdomainId)).toBeDefined()
       expect(project.latestVersionId).not.toBeNull()
       if (project.publishedAt !== null) expect(world.publicationOf(project.id)).toBeDefined()
     }
