@@ -9,7 +9,7 @@ import { ensureBuilt, it, killAll, tempDir } from './support/cli.js'
  * it: a real CLI process running a real command (a small node script).
  */
 
-beforeAll(() => ensureBuilt(), 120_000)
+beforeAll(() => ensureBuilt())
 afterAll(() => killAll())
 
 /** `exec -- node -e <script>` with the given exec flags. */

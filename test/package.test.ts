@@ -60,7 +60,7 @@ function bundleFiles(dir: string): string[] {
 }
 
 describe('the built package', () => {
-  beforeAll(ensureBuilt, 180_000)
+  beforeAll(ensureBuilt)
 
   it('loads the parsers, faker, the pages, the dashboard and their assets only on first use, in Node, in a browser and in the CLI', () => {
     // Each marker is real: the code it names is in every bundle folder, in a lazy chunk.

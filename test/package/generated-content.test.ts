@@ -166,7 +166,7 @@ beforeAll(async () => {
   const emulator = createEmulator(OPTIONS)
   ;[fromSources] = await Promise.all([scenario(inProcess(emulator).call), ensureBuilt()])
   await emulator.close()
-}, 120_000)
+})
 afterAll(() => killAll())
 
 describe('generated content from the built bundles', () => {
