@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator } from '../src/index.js'
-import { ensureBuilt, ROOT } from './support/cli.js'
+import { createEmulator } from '../../src/index.js'
+import { ensureBuilt, ROOT } from '../support/cli.js'
 
 /** Every file a bundle loads before its code runs: its static imports, followed transitively. */
 function staticGraph(entry: string): string[] {
@@ -124,7 +124,7 @@ describe('the built package', () => {
   })
 
   it('starts the precomputed default world, identical to the one built from the fixtures', async () => {
-    const bundled = (await import(pathToFileURL(join(ROOT, 'dist/node/index.js')).href)) as typeof import('../src/index.js')
+    const bundled = (await import(pathToFileURL(join(ROOT, 'dist/node/index.js')).href)) as typeof import('../../src/index.js')
     const fromBundle = bundled.createEmulator({ clock: 'manual' })
     const fromSources = createEmulator({ clock: 'manual' })
     expect(JSON.stringify(await fromBundle.control.getState())).toBe(JSON.stringify(await fromSources.control.getState()))

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, ensureBuilt, HEAVY_MS, ROOT, tempDir } from './support/cli.js'
+import { BIN, ensureBuilt, HEAVY_MS, ROOT, tempDir } from '../support/cli.js'
 
 /**
  * A new user's vitest suite: ten test files running in parallel against one

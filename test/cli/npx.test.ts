@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, ensureBuilt, PATIENCE_MS, ROOT, tempDir } from './support/cli.js'
+import { BIN, ensureBuilt, PATIENCE_MS, ROOT, tempDir } from '../support/cli.js'
 
 /**
  * `npx presentation-emulator` in a project that depends on the package:

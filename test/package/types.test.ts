@@ -3,7 +3,7 @@ import { mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, HEAVY_MS, ROOT, tempDir } from './support/cli.js'
+import { ensureBuilt, HEAVY_MS, ROOT, tempDir } from '../support/cli.js'
 
 /**
  * The package as a consumer's TypeScript sees it: one export surface per

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { BUILT_IN_FIXTURES, createEmulator, FixturesError, parseFixtures } from '../src/index.js'
-import { FixturesDocument } from '../src/fixtures/schema.js'
-import { safeParse } from '../src/core/validation.js'
-import { worldOf } from './support/state.js'
+import { BUILT_IN_FIXTURES, createEmulator, FixturesError, parseFixtures } from '../../src/index.js'
+import { FixturesDocument } from '../../src/fixtures/schema.js'
+import { safeParse } from '../../src/core/validation.js'
+import { worldOf } from '../support/state.js'
 
 /** The built-in world, as the control plane shows it. */
 async function seeded() {

@@ -3,7 +3,7 @@ import { constants, openSync, writeSync, closeSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import { CliLauncher, ensureBuilt, it, killAll, PATIENCE_MS, tempDir, type CliProcess, type CliServer } from './support/cli.js'
+import { CliLauncher, ensureBuilt, it, killAll, PATIENCE_MS, tempDir, type CliProcess, type CliServer } from '../support/cli.js'
 
 /**
  * The serve command run as a real process: `node bin/presentation-emulator.js …`.

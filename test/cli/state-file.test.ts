@@ -2,10 +2,10 @@ import { watch } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import { Emulator } from '../src/emulator.js'
-import { integrityProblems } from '../src/store/integrity.js'
-import { StateDocument } from '../src/store/world.js'
-import { ensureBuilt, it, killAll, tempDir, type CliServer } from './support/cli.js'
+import { Emulator } from '../../src/emulator.js'
+import { integrityProblems } from '../../src/store/integrity.js'
+import { StateDocument } from '../../src/store/world.js'
+import { ensureBuilt, it, killAll, tempDir, type CliServer } from '../support/cli.js'
 
 /** `--state FILE`: the world survives restarts and crashes (issue 5, "Persistence"). */
 

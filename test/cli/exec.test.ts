@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import { keyVariable } from '../src/cli/main.js'
-import { ensureBuilt, it, killAll, tempDir } from './support/cli.js'
+import { keyVariable } from '../../src/cli/main.js'
+import { ensureBuilt, it, killAll, tempDir } from '../support/cli.js'
 
 /**
  * `presentation-emulator exec [flags] -- <command...>`, run as a user runs
