@@ -126,25 +126,21 @@ describe('a vitest suite of ten parallel files on one emulator', () => {
       ['--clock', 'manual'],
     ],
     ['passes under `exec --rate-limit 50` on a real clock: each worker’s account has its own bucket', ['--rate-limit', '50']],
-  ] as const)(
-    '%s',
-    async ([, flags]) => {
-      const { code, output } = await run(process.execPath, [
-        BIN,
-        'exec',
-        ...flags,
-        '--',
-        process.execPath,
-        VITEST,
-        'run',
-        '--config',
-        'vitest.exec.config.ts',
-      ])
-      expect(output).toMatch(new RegExp(`Test Files\\s+${FILES} passed`))
-      expect(code, output).toBe(0)
-    },
-    HEAVY_MS,
-  )
+  ] as const)('%s', { timeout: HEAVY_MS }, async ([, flags]) => {
+    const { code, output } = await run(process.execPath, [
+      BIN,
+      'exec',
+      ...flags,
+      '--',
+      process.execPath,
+      VITEST,
+      'run',
+      '--config',
+      'vitest.exec.config.ts',
+    ])
+    expect(output).toMatch(new RegExp(`Test Files\\s+${FILES} passed`))
+    expect(code, output).toBe(0)
+  })
 
   it(
     'tells a file how to set things up when there is no emulator',
