@@ -4,16 +4,22 @@
  * 1. type declarations (`tsc`, declarations only) in `dist/src/`;
  * 2. the default world (built-in fixtures, seed 1), built here once,
  *    checked against the state schema and its integrity rules, and packed;
- * 3. the Node bundles (`dist/node/`: the package entry, `./schemas`,
- *    `./client`, `./vitest` and its global setup, and the conformance kit
- *    with its CLI; `dist/cli/`: the emulator's CLI, zod included) and the
- *    browser bundles (`dist/browser/`: the `browser` entry, `./schemas` and
- *    `./client`), each split so that faker, the slide parsers, the pages,
- *    the dashboard and the control plane's HTTP side are chunks loaded on
- *    first use, and what the start loads is one chunk (see
- *    `lazyModulesShareOneChunk`). The package's own imports are zod (the
- *    schemas' public types) and msw (a peer); the rest is bundled, with only the parts of faker's English locale the content uses
- *    and the default world in place of `src/fixtures/default-world.data.ts`.
+ * 3. the bundles listed in `BUNDLES`: the Node bundles (`dist/node/`: the
+ *    package entry, `./schemas`, `./client`, `./vitest` and its global
+ *    setup, and the conformance kit with its CLI), the emulator's CLI
+ *    (`dist/cli/`, zod included) and the browser bundles (`dist/browser/`:
+ *    the `browser` entry, `./schemas` and `./client`). Each is split so that
+ *    the modules in `LAZY_MODULES` (faker, the slide parsers, the pages, the
+ *    dashboard, the control plane's HTTP side) are chunks loaded on first
+ *    use, and what the start loads is one chunk (see `loadedAfter`). The
+ *    package's own imports are zod (the schemas' public types) and msw (a
+ *    peer); the rest is bundled as published (no dependency's code is
+ *    changed), with the default world in place of
+ *    `src/fixtures/default-world.data.ts`.
+ *
+ * To add an entry, add it to a bundle's `entryPoints`; to add a part loaded
+ * on first use, import it dynamically where it is used and add its module
+ * to `LAZY_MODULES`.
  *
  * No source maps: the bundles keep their names and stay readable, and a
  * map of bundled dependencies would be most of the package's weight.
@@ -23,15 +29,12 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { build, type Plugin } from 'esbuild'
-import { faker as englishFaker } from '@faker-js/faker/locale/en'
-import { FAKER_MODULES, pickDefinitions } from '../src/content/faker-en.js'
+import { type BuildOptions, build, type Plugin } from 'esbuild'
 import { buildWorld } from '../src/fixtures/build.js'
 import { BUILT_IN_FIXTURES, parseFixtures } from '../src/fixtures/load.js'
 import { packWorld, unpackWorld } from '../src/fixtures/packed-world.js'
 import { DEFAULT_SEED } from '../src/fixtures/seeded-world.js'
 import { describeIssues } from '../src/core/validation.js'
-import { TSX_PARSER_PLUGINS } from '../src/model/slide-validation.js'
 import { integrityProblems } from '../src/store/integrity.js'
 import { StateDocument } from '../src/store/world.js'
 import { isDeepStrictEqual } from 'node:util'
@@ -64,122 +67,59 @@ const defaultWorld: Plugin = {
   },
 }
 
-// Only the modules of faker's English definitions that the content draws from.
-const definitions = pickDefinitions(englishFaker.rawDefinitions as Record<string, unknown>)
-const fakerSubset: Plugin = {
-  name: 'faker-english-subset',
+/**
+ * The modules loaded on first use (each imported dynamically where it is
+ * used): the pages, the slide renderer's documents and transpiler, the
+ * control plane's HTTP side, the slide parsers, faker.
+ * Each becomes its own chunk with what only it imports.
+ */
+const LAZY_MODULES = [
+  'src/pages/page-server.ts',
+  'src/pages/assets.ts',
+  'src/pages/dashboard.ts',
+  'src/pages/security.ts',
+  'src/pages/viewer.ts',
+  'src/render/documents.ts',
+  'src/render/transpile.ts',
+  'src/control/dispatch.ts',
+  'src/model/slide-validation.ts',
+  'src/content/faker-en.ts',
+]
+
+/** What the entries load at start: every lazy module runs after these. */
+const START_MODULES = ['src/create-emulator.ts', 'src/shared-exports.ts']
+
+/**
+ * Modules that, when loaded, always find others already loaded: every lazy
+ * module finds the start; the Node server finds the emulator's composition
+ * root (it is loaded on `listen`, by then the emulator exists).
+ */
+const LOADED_AFTER: Array<{ modules: string[]; after: string[] }> = [
+  { modules: LAZY_MODULES, after: START_MODULES },
+  { modules: ['src/node/http-server.ts'], after: ['src/emulator.ts'] },
+]
+
+// esbuild puts a module in a chunk by the set of entries that reach it:
+// without this, each combination of lazy modules sharing a few modules with
+// the start made its own small chunk, and a browser fetched ten files before
+// its first answer (each a request, and 50 to 100 ms more in Chromium than
+// two files). Each module of `LOADED_AFTER` also imports the modules it is
+// loaded after, so what the start loads is one chunk, beside those the other
+// entries (./schemas, ./client) share. The imports run nothing new: those
+// modules are evaluated by then.
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+const loadedAfter: Plugin = {
+  name: 'loaded-after',
   setup(b) {
-    b.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, () => ({ path: 'faker-english-subset', namespace: 'faker-subset' }))
-    b.onLoad({ filter: /.*/, namespace: 'faker-subset' }, () => ({
-      contents: [
-        "import { Faker } from '@faker-js/faker'",
-        `export const faker = new Faker({ locale: [JSON.parse(${JSON.stringify(JSON.stringify(definitions))})] })`,
-      ].join('\n'),
-      loader: 'js',
-      resolveDir: root,
-    }))
+    for (const { modules, after } of LOADED_AFTER) {
+      const filter = new RegExp(`^${escapeRegExp(root)}(?:${modules.map(escapeRegExp).join('|')})$`)
+      const imports = after.map((path) => `import ${JSON.stringify(`${root}${path}`)}`).join('\n')
+      b.onLoad({ filter }, async (args) => ({ contents: `${await readFile(args.path, 'utf8')}\n${imports}\n`, loader: 'ts' }))
+    }
   },
 }
 
-// Babel's parser mixes a syntax plugin into its parser class only when a
-// parse asks for it, from one table of all of them (ESTree, JSX, Flow,
-// TypeScript, V8 intrinsics, placeholders). `slide.tsx` is parsed with
-// TypeScript and JSX only: the table keeps just those, so the bundles leave
-// out the others' code (Flow's is the largest: about 60 KB minified, 14 KB
-// gzipped in all). The parser is otherwise Babel's own, messages included.
-// The build fails if the table is not found, rather than bundle it whole.
-const babelParser = /[\\/]node_modules[\\/]@babel[\\/]parser[\\/]lib[\\/]index\.js$/
-const tsxSyntaxOnly: Plugin = {
-  name: 'babel-parser-tsx-syntax-only',
-  setup(b) {
-    b.onLoad({ filter: babelParser }, async (args) => {
-      const source = await readFile(args.path, 'utf8')
-      const table = /\nconst mixinPlugins = \{\n((?: {2}\w+,?\n)+)\};\n/
-      const found = table.exec(source)
-      const names = found?.[1]?.split(/[\s,]+/).filter(Boolean) ?? []
-      const missing = TSX_PARSER_PLUGINS.filter((name) => !names.includes(name))
-      if (found === null || missing.length > 0)
-        throw new Error(
-          `@babel/parser: its table of syntax plugins (mixinPlugins) was not found${missing.length > 0 ? ` with ${missing.join(', ')}` : ''}; update scripts/build.ts`,
-        )
-      const kept = names.filter((name) => (TSX_PARSER_PLUGINS as readonly string[]).includes(name))
-      return { contents: source.replace(table, `\nconst mixinPlugins = { ${kept.join(', ')} };\n`), loader: 'js' }
-    })
-  },
-}
-
-// faker's Faker class builds every one of its modules (airline, animal,
-// book, …) when it is created. The content uses a few (`FAKER_MODULES`);
-// the others are left unset in the bundles, so their code is left out
-// (about 30 KB minified, 7 KB gzipped). What each kept module draws is
-// unchanged: the same code on the same random stream (test/package.test.ts
-// compares the bundle's worlds and generated content with the sources'). The
-// build fails if the class is not found, or if a kept module is not built.
-const fakerDist = /[\\/]node_modules[\\/]@faker-js[\\/]faker[\\/]dist[\\/][^\\/]+\.js$/
-const fakerUsedModules: Plugin = {
-  name: 'faker-used-modules',
-  setup(b) {
-    let loaded = false
-    let trimmedOnce = false
-    b.onEnd(() => ({
-      errors:
-        loaded && !trimmedOnce
-          ? [{ text: '@faker-js/faker: the class that builds its modules was not found; update scripts/build.ts' }]
-          : [],
-    }))
-    b.onLoad({ filter: fakerDist }, async (args) => {
-      loaded = true
-      const source = await readFile(args.path, 'utf8')
-      // The class that builds the locale modules, as class fields: `airline=new X(this);animal=new Y(this);…`.
-      const fields = /\bairline=new [\w$]+\(this\);(?:[a-z]+=new [\w$]+\(this\);)+/.exec(source)
-      if (fields === null) return undefined
-      const moduleField = /\b([a-z]+)=new [\w$]+\(this\);/g
-      // Some (number, string, datatype) are built by its base class, SimpleFaker.
-      const built = new Set([...source.matchAll(moduleField)].map((match) => match[1]!))
-      const missing = FAKER_MODULES.filter((name) => !built.has(name))
-      if (missing.length > 0) throw new Error(`@faker-js/faker: no ${missing.join(', ')} module is built; update scripts/build.ts`)
-      const kept = new Set<string>(FAKER_MODULES)
-      let left = 0
-      const trimmed = fields[0].replace(moduleField, (field, name: string) => {
-        if (kept.has(name)) return field
-        left++
-        return `${name}=void 0;`
-      })
-      if (left < 10) throw new Error(`@faker-js/faker: only ${left} modules were left out; update scripts/build.ts`)
-      trimmedOnce = true
-      return { contents: source.slice(0, fields.index) + trimmed + source.slice(fields.index + fields[0].length), loader: 'js' }
-    })
-  },
-}
-
-// Every module loaded on first use (the pages, the slide renderer's assets
-// and transpiler, the control plane's HTTP side, the slide parsers, faker; in
-// Node the server) also imports what the
-// entries load at start (the Node server: the emulator's composition root),
-// which is always loaded before them. esbuild puts a module in a chunk by the
-// set of entries that reach it: without this, each combination of lazy
-// modules sharing a few modules with the start made its own small chunk, and
-// a browser fetched ten files before its first answer (each a request, and
-// 50 to 100 ms more in Chromium than two files). With it, what the start
-// loads is one chunk, beside those the other entries (./schemas, ./client)
-// share. The imports run nothing new: those modules are evaluated by then.
-const lazyModules =
-  /[\\/]src[\\/](?:pages[\\/](?:page-server|assets|dashboard|security|viewer)|render[\\/](?:documents|transpile)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
-const nodeServer = /[\\/]src[\\/]node[\\/]http-server\.ts$/
-const startModules = ['src/create-emulator.ts', 'src/shared-exports.ts'].map((path) => `${root}${path}`)
-const lazyModulesShareOneChunk: Plugin = {
-  name: 'lazy-modules-share-one-chunk',
-  setup(b) {
-    const appending = (paths: string[]) => async (args: { path: string }) => ({
-      contents: `${await readFile(args.path, 'utf8')}\n${paths.map((path) => `import ${JSON.stringify(path)}`).join('\n')}\n`,
-      loader: 'ts' as const,
-    })
-    b.onLoad({ filter: lazyModules }, appending(startModules))
-    b.onLoad({ filter: nodeServer }, appending([`${root}src/emulator.ts`]))
-  },
-}
-
-const common = {
+const common: BuildOptions = {
   absWorkingDir: root,
   bundle: true,
   splitting: true,
@@ -189,66 +129,62 @@ const common = {
   mainFields: ['module', 'main'],
   external: ['zod', 'msw', 'msw/*', 'vitest'],
   chunkNames: 'chunks/[name]-[hash]',
-  plugins: [defaultWorld, fakerSubset, fakerUsedModules, tsxSyntaxOnly, lazyModulesShareOneChunk],
+  plugins: [defaultWorld, loadedAfter],
   legalComments: 'none',
   logLevel: 'warning',
-} as const
-
-await build({
-  ...common,
-  entryPoints: {
-    index: 'src/index.ts',
-    schemas: 'src/schemas/index.ts',
-    client: 'src/client/index.ts',
-    vitest: 'src/vitest/index.ts',
-    'vitest-global-setup': 'src/vitest/global-setup.ts',
-    // The kit shares its chunks with the package entry it starts emulators through.
-    conformance: 'conformance/index.ts',
-    'conformance-cli': 'conformance/cli.ts',
-  },
-  outdir: 'dist/node',
-  platform: 'node',
-  target: 'node20',
   // Whitespace and syntax only: names stay, so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
-  // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-})
+}
 
-// The CLI on its own, with all it imports inside (zod, commander,
-// write-file-atomic): its schemas never meet an app's zod, and a few files
-// instead of zod's ~80 modules and two CommonJS packages are a good part of
-// its start. CommonJS code bundled into an ES module needs `require` and
-// `__filename` (write-file-atomic reads it).
-await build({
-  ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
-  outdir: 'dist/cli',
-  platform: 'node',
-  target: 'node20',
-  external: [],
-  minifyWhitespace: true,
-  minifySyntax: true,
-  banner: {
-    js: [
-      "import { createRequire as __createRequire } from 'node:module';",
-      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-      'const require = __createRequire(import.meta.url);',
-      'const __filename = __fileURLToPath(import.meta.url);',
-      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
-    ].join(' '),
+/** Every bundle the package ships, each one esbuild build on top of `common`. */
+const BUNDLES: BuildOptions[] = [
+  {
+    entryPoints: {
+      index: 'src/index.ts',
+      schemas: 'src/schemas/index.ts',
+      client: 'src/client/index.ts',
+      vitest: 'src/vitest/index.ts',
+      'vitest-global-setup': 'src/vitest/global-setup.ts',
+      // The kit shares its chunks with the package entry it starts emulators through.
+      conformance: 'conformance/index.ts',
+      'conformance-cli': 'conformance/cli.ts',
+    },
+    outdir: 'dist/node',
+    platform: 'node',
+    target: 'node20',
+    // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   },
-})
+  // The CLI on its own, with all it imports inside (zod, commander,
+  // write-file-atomic): its schemas never meet an app's zod, and a few files
+  // instead of zod's ~80 modules and two CommonJS packages are a good part of
+  // its start. CommonJS code bundled into an ES module needs `require` and
+  // `__filename` (write-file-atomic reads it).
+  {
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist/cli',
+    platform: 'node',
+    target: 'node20',
+    external: [],
+    banner: {
+      js: [
+        "import { createRequire as __createRequire } from 'node:module';",
+        "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+        'const require = __createRequire(import.meta.url);',
+        'const __filename = __fileURLToPath(import.meta.url);',
+        "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
+      ].join(' '),
+    },
+  },
+  {
+    entryPoints: { browser: 'src/browser.ts', schemas: 'src/schemas/index.ts', client: 'src/client/index.ts' },
+    outdir: 'dist/browser',
+    platform: 'browser',
+  },
+]
 
-await build({
-  ...common,
-  entryPoints: { browser: 'src/browser.ts', schemas: 'src/schemas/index.ts', client: 'src/client/index.ts' },
-  outdir: 'dist/browser',
-  platform: 'browser',
-  minifyWhitespace: true,
-  minifySyntax: true,
-})
+for (const bundle of BUNDLES) await build({ ...common, ...bundle })
 
 // The stamp tests look at to know the build is complete and newer than the sources.
 writeFileSync(`${root}dist/.built`, `${new Date().toISOString()}\n`)

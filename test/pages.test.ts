@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { contrastRatio, MIN_TEXT_CONTRAST } from '../src/pages/theme.js'
 import { createEmulator, type EmulatorOptions, type PresentationEmulator } from '../src/index.js'
+import { worldOf } from './support/state.js'
 
 const ORIGIN = 'http://127.0.0.1:4010'
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
@@ -54,8 +55,8 @@ describe('pages', () => {
   })
   afterAll(() => emulator.close())
 
-  const slidesOf = (slug: string) => {
-    const world = emulator.emulator.world
+  const slidesOf = async (slug: string) => {
+    const world = await worldOf(emulator)
     return world.slidesOf(world.projectBySlug(slug)!.id)
   }
 
@@ -64,7 +65,7 @@ describe('pages', () => {
     expect(status).toBe(200)
     expect(type).toMatch(/^text\/html/)
     let position = html.indexOf('id="stage-slides"')
-    for (const slide of slidesOf('welcome-deck')) {
+    for (const slide of await slidesOf('welcome-deck')) {
       const title = JSON.parse(slide.files['slide.content.json']).title as string
       const at = html.indexOf(`<article class="slide-frame" data-slide-id="${slide.id}">`)
       expect(at).toBeGreaterThan(position)
@@ -72,13 +73,13 @@ describe('pages', () => {
       position = at
     }
     // A thumbnail per slide, a counter, and the live stream the page listens to.
-    expect(html.match(/<button type="button" class="thumb/g)).toHaveLength(slidesOf('welcome-deck').length)
-    expect(html).toContain(`<span id="counter" class="counter" aria-live="polite">1 / ${slidesOf('welcome-deck').length}</span>`)
+    expect(html.match(/<button type="button" class="thumb/g)).toHaveLength((await slidesOf('welcome-deck')).length)
+    expect(html).toContain(`<span id="counter" class="counter" aria-live="polite">1 / ${(await slidesOf('welcome-deck')).length}</span>`)
     expect(html).toContain('data-events="/editor/welcome-deck/events"')
   })
 
   it('escapes content, so a slide cannot inject markup into the page', async () => {
-    const [slide] = slidesOf('welcome-deck')
+    const [slide] = await slidesOf('welcome-deck')
     const evil = { title: '<script>alert(1)</script>', blocks: [{ type: 'text', text: '<img src=x onerror=alert(1)>' }] }
     expect(
       (await api('PUT', `/projects/welcome-deck/slides/${slide!.id}`, { files: { 'slide.content.json': JSON.stringify(evil) } })).status,
@@ -97,7 +98,7 @@ describe('pages', () => {
   })
 
   it('shows and clears the editing indicator, on the slide and on its thumbnail', async () => {
-    const [, second] = slidesOf('welcome-deck')
+    const [, second] = await slidesOf('welcome-deck')
     await api('POST', `/projects/welcome-deck/slides/${second!.id}/editing`, { agentName: 'Deck Bot', editPrompt: 'Tighten the copy' })
     const on = (await page('/editor/welcome-deck')).html
     const frame = new RegExp(`<article class="slide-frame" data-slide-id="${second!.id}">[\\s\\S]*?</article>`).exec(on)![0]
@@ -153,7 +154,7 @@ describe('pages', () => {
     const { html } = await page('/editor/q3-business-review')
     const style = inline(html).styles[0]!
     const vars = Object.fromEntries([...style.matchAll(/(--[a-z0-9-]+):([^;}]+)/g)].map((m) => [m[1]!, m[2]!]))
-    const primary = emulator.emulator.world.projectBySlug('q3-business-review')!.config.theme!.colors.default.primary
+    const primary = (await worldOf(emulator)).projectBySlug('q3-business-review')!.config.theme!.colors.default.primary
     expect(contrastRatio(primary, vars['--slide-bg']!)).toBeLessThan(MIN_TEXT_CONTRAST)
     for (const name of ['--slide-title', '--slide-fg', '--slide-muted']) {
       expect(contrastRatio(vars[name]!, vars['--slide-bg']!), name).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST)
@@ -188,7 +189,7 @@ describe('pages', () => {
     await api('POST', `/projects/${project.projectSlug}/slides`, { files: { 'slide.content.json': '{"title":"Before","blocks":[]}' } })
     const published = await (await api('POST', `/projects/${project.projectSlug}/publish`)).json()
     const sitePath = new URL(published.publishedUrl).pathname
-    const [slide] = slidesOf(project.projectSlug)
+    const [slide] = await slidesOf(project.projectSlug)
     await api('PUT', `/projects/${project.projectSlug}/slides/${slide!.id}`, {
       files: { 'slide.content.json': '{"title":"After","blocks":[]}' },
     })
@@ -285,7 +286,7 @@ describe('page headers', () => {
     const online = pages({ allowRemoteImages: true })
     const slug = 'welcome-deck'
     await online.emulator.ready()
-    const world = online.emulator.emulator.world
+    const world = await worldOf(online.emulator)
     const [slide] = world.slidesOf(world.projectBySlug(slug)!.id)
     await online.api('PUT', `/projects/${slug}/slides/${slide!.id}`, {
       files: {
@@ -328,7 +329,7 @@ describe('dashboard', () => {
     ]) {
       expect(html).toContain(text)
     }
-    for (const key of emulator.emulator.world.apiKeys.all()) expect(html).not.toContain(key.key)
+    for (const key of (await worldOf(emulator)).all('apiKeys')) expect(html).not.toContain(key.key)
     emulator.control.clearFaults()
   })
 

@@ -45,12 +45,9 @@ export { lineColumn }
 
 /* ------------------------------------------------------------------ TSX */
 
-/** Babel's syntax plugins `slide.tsx` is parsed with; the package's bundles carry only these (see `scripts/build.ts`). */
-export const TSX_PARSER_PLUGINS = ['typescript', 'jsx'] as const
-
 const PARSER_OPTIONS: ParserOptions = {
   sourceType: 'module',
-  plugins: [...TSX_PARSER_PLUGINS],
+  plugins: ['typescript', 'jsx'],
   errorRecovery: false,
 }
 

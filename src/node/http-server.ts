@@ -198,6 +198,8 @@ export function listenHttp(
   const streams = new Set<() => void>()
   /** Sockets answered early that only discard what still comes, until they close. */
   const lingering = new WeakSet<Socket>()
+  /** Sockets whose request is being refused for its body: the answer is on its way (`answerEarly`). */
+  const refusing = new WeakSet<Socket>()
   let checkHost = false
   const allowedHosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()))
   if (options.publicHost !== undefined) allowedHosts.add(options.publicHost.toLowerCase())
@@ -306,6 +308,7 @@ export function listenHttp(
     const limit = bodyLimitFor(method, path)
     const tooLarge = () => {
       // The core answers (401, 404, 405 or 413, in its own order); the body is never read.
+      refusing.add(req.socket)
       busy.add(req.socket)
       inFlight += 1
       handle(toRequest(req, path, query, null, true))
@@ -382,6 +385,9 @@ export function listenHttp(
   // node:http's own refusals (a malformed request, headers over 16 KiB, a
   // request not received in time) get the API's error body and code.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Bytes behind a request whose body is being refused (a request pipelined after it, say): its answer is
+    // still being made, and `answerEarly` sends it, discards the rest and closes.
+    if (refusing.has(socket) && !lingering.has(socket) && !socket.destroyed) return
     const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
     if (lingering.has(socket) || error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent === true) {
       socket.destroy()

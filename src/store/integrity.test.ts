@@ -103,6 +103,23 @@ describe('integrityProblems names each broken reference once, in document order'
       (d) => (d.publications[0].versionId = 'ver_gone'),
       () => ['publications[0].versionId: no versions record "ver_gone"'],
     ],
+    [
+      'a published project without its publication',
+      (d) =>
+        d.publications.splice(
+          d.publications.findIndex((p) => p.projectId === d.projects[0].id),
+          1,
+        ),
+      () => ['projects[0].publishedAt: published, but no publications record is of it'],
+    ],
+    [
+      'a publication of a project that is not published',
+      (d) => {
+        const project = d.projects.find((p) => p.publishedAt === null)
+        d.publications.push({ ...d.publications[0], id: 'pub_extra', projectId: project.id, versionId: project.latestVersionId })
+      },
+      (d) => [`publications[${d.publications.length - 1}].projectId: project "${d.publications.at(-1).projectId}" is not published`],
+    ],
   ]
   it.each(cases)('%s', (_, corrupt, expected) => {
     const broken = JSON.parse(pristine) as Doc

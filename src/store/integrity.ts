@@ -12,9 +12,10 @@ function placementLabel(placement: ProjectRecord['placement']): string {
 /**
  * Problems a schema cannot see in a state document: duplicate ids and
  * unique values (the world indexes them, so a duplicate would hide a
- * record), references to records that do not exist, and versions referred
- * to by a project (or publication) other than their own. An empty list
- * means the document can be loaded.
+ * record), references to records that do not exist, versions referred
+ * to by a project (or publication) other than their own, and a published
+ * project without its publication (or a publication of an unpublished
+ * one). An empty list means the document can be loaded.
  *
  * `loaded`, a world built from this very document (`World.fromState`, which
  * refuses duplicate ids), spares indexing it again: its tables hold the ids,
@@ -148,6 +149,17 @@ export function integrityProblems(doc: StateDocument, loaded?: World): string[] 
     const owner = ownerOf(p.versionId)
     versionRef(p.versionId, owner, 'publications', i, 'versionId')
     ownVersion(p.projectId, p.versionId, owner, 'publications', i, 'versionId')
+  })
+  // A published project's site serves its publication (the snapshot taken when it was published), which
+  // unpublishing removes: a project published without one would answer 404 at its publishedUrl.
+  const publishedIds = new Set(doc.publications.map((p) => p.projectId))
+  doc.projects.forEach((p, i) => {
+    if (p.publishedAt !== null && !publishedIds.has(p.id))
+      problems.push(`projects[${i}].publishedAt: published, but no publications record is of it`)
+  })
+  const unpublishedIds = new Set(doc.projects.filter((p) => p.publishedAt === null).map((p) => p.id))
+  doc.publications.forEach((p, i) => {
+    if (unpublishedIds.has(p.projectId)) problems.push(`publications[${i}].projectId: project "${p.projectId}" is not published`)
   })
   return problems
 }

@@ -91,9 +91,18 @@ export type DomainRecord = z.infer<typeof DomainRecord>
  * a custom domain) and a path on it. `linkId` identifies the binding of the
  * project to that subdomain or domain (`projectSubdomainId` / `projectDomainId`).
  */
+/**
+ * The path of a placement: `/`, or `/`-separated segments of letters, digits, `-`, `_` and `~`, as the
+ * emulator makes them (`/`, `/q3-business-review`). The sites are served at `/sites/{hostname}{path}`:
+ * a site at any other path (empty, a trailing `/`, `..`, characters a URL encodes) could not be reached.
+ */
+const PlacementPath = z.string().regex(/^\/(?:[A-Za-z0-9_~-]+(?:\/[A-Za-z0-9_~-]+)*)?$/, {
+  error: 'must be "/" or a path like "/decks/q3-review" (letters, digits, "-", "_" and "~" between slashes)',
+})
+
 export const ProjectPlacement = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('subdomain'), subdomainId: z.string(), linkId: z.string(), path: z.string() }),
-  z.strictObject({ type: z.literal('domain'), domainId: z.string(), linkId: z.string(), path: z.string() }),
+  z.strictObject({ type: z.literal('subdomain'), subdomainId: z.string(), linkId: z.string(), path: PlacementPath }),
+  z.strictObject({ type: z.literal('domain'), domainId: z.string(), linkId: z.string(), path: PlacementPath }),
 ])
 export type ProjectPlacement = z.infer<typeof ProjectPlacement>
 

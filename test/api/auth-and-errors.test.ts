@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { expectError, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
+import { expectError, harnessPerTest, TEST_DEFAULTS, WAYS } from '../support/harness.js'
+import { createHookedEmulator } from '../support/hooked-emulator.js'
+import { worldOf } from '../support/state.js'
 
 describe.each(WAYS)('authentication and error handling (%s)', (way) => {
   const h = harnessPerTest(way)
@@ -48,11 +50,11 @@ describe.each(WAYS)('authentication and error handling (%s)', (way) => {
   })
 
   it('answers 400 to malformed JSON with a hint saying so, and creates nothing', async () => {
-    const before = h.emulator.emulator.world.projects.size
+    const before = (await worldOf(h.emulator)).recordsText()
     const reply = await h.api('POST', '/projects', { raw: '{"name": "x",' })
     expectError(reply, 400, 'VALIDATION_ERROR')
     expect(reply.body.hint).toMatch(/not valid JSON/)
-    expect(h.emulator.emulator.world.projects.size).toBe(before)
+    expect((await worldOf(h.emulator)).recordsText()).toBe(before)
   })
 
   it('answers 400 to a JSON body that is not an object', async () => {
@@ -62,10 +64,10 @@ describe.each(WAYS)('authentication and error handling (%s)', (way) => {
   })
 
   it('answers 413 to a body over 1 MiB and changes nothing', async () => {
-    const before = h.emulator.emulator.world.projects.size
+    const before = (await worldOf(h.emulator)).recordsText()
     const reply = await h.api('POST', '/projects', { raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024) }) })
     expectError(reply, 413, 'PAYLOAD_TOO_LARGE')
-    expect(h.emulator.emulator.world.projects.size).toBe(before)
+    expect((await worldOf(h.emulator)).recordsText()).toBe(before)
   })
 
   it('accepts a body just under 1 MiB as far as validation', async () => {
@@ -88,7 +90,7 @@ describe.each(WAYS)('authentication and error handling (%s)', (way) => {
 
   it('answers every request with an X-Request-Id that the journal records', async () => {
     const reply = await h.api('GET', '/teams')
-    const [latest] = h.emulator.emulator.journal.list({ limit: 1 })
+    const [latest] = h.emulator.control.listRequests({ limit: 1 }).requests
     expect(reply.headers['x-request-id']).toBe(latest?.id)
     expect(latest).toMatchObject({
       method: 'GET',
@@ -104,14 +106,31 @@ describe.each(WAYS)('authentication and error handling (%s)', (way) => {
 describe('unexpected failures', () => {
   it('answers 500 INTERNAL_ERROR with the error body and reports the error, without crashing', async () => {
     const errors: unknown[] = []
-    const h = await startHarness('fetch', { onError: (error) => errors.push(error) })
-    // Break the world from the inside: a membership pointing at a vanished team makes listTeams throw.
-    h.emulator.emulator.world.teams.remove('team_acme')
-    const reply = await h.api('GET', '/teams')
-    expectError(reply, 500, 'INTERNAL_ERROR')
-    expect(errors).toHaveLength(1)
-    // The emulator keeps answering.
-    expect((await h.api('GET', '/teams', { key: 'pres_test_bob' })).status).toBe(200)
-    await h.close()
+    // An operation that throws what no handler expects (as a bug would).
+    const emulator = createHookedEmulator(
+      { ...TEST_DEFAULTS, onError: (error) => errors.push(error) },
+      {
+        wrapOperation: ((id: string, handler: unknown) =>
+          id === 'listTeams'
+            ? () => {
+                throw new TypeError('a bug')
+              }
+            : handler) as never,
+      },
+    )
+    const teams = (key: string) =>
+      emulator.fetch('http://127.0.0.1:4010/v1/teams', { headers: { authorization: `Bearer ${key}` } }).then(async (response) => {
+        const text = await response.text()
+        return { status: response.status, headers: Object.fromEntries(response.headers), text, body: JSON.parse(text) }
+      })
+    const before = (await worldOf(emulator)).doc
+    expectError(await teams('pres_test_alice'), 500, 'INTERNAL_ERROR')
+    expect(errors).toEqual([new TypeError('a bug')])
+    // The emulator keeps answering, and nothing changed.
+    expect((await emulator.fetch('http://127.0.0.1:4010/v1/projects', { headers: { authorization: 'Bearer pres_test_bob' } })).status).toBe(
+      200,
+    )
+    expect((await worldOf(emulator)).doc).toEqual(before)
+    await emulator.close()
   })
 })

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { REQUIRED_COLOR_KEYS, UpdateProjectConfigResponse } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 
 const colors = Object.fromEntries(REQUIRED_COLOR_KEYS.map((key) => [key, '#ffffff']))
 const theme = { fontFamily: 'Inter', radius: '0.5rem', colors: { default: colors } }
@@ -86,12 +87,12 @@ describe.each(WAYS)('project config (%s)', (way) => {
     ['a missing config', '{}', 'config: is required'],
   ])('rejects %s with 400, stores nothing and pollutes no prototype', async (_, raw, hint) => {
     const before = await get()
-    const versions = h.emulator.emulator.world.versions.size
+    const versions = (await worldOf(h.emulator)).count('versions')
     const reply = await h.api('PUT', `/projects/${slug}/config`, { raw })
     expectError(reply, 400, 'VALIDATION_ERROR')
     expect(reply.body.hint).toBe(hint)
     expect(await get()).toEqual(before)
-    expect(h.emulator.emulator.world.versions.size).toBe(versions)
+    expect((await worldOf(h.emulator)).count('versions')).toBe(versions)
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
     expect(Object.prototype).not.toHaveProperty('polluted')
   })

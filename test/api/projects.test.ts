@@ -11,6 +11,7 @@ import {
   RenameProjectResponse,
 } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 
 describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
   const h = harnessPerTest(way)
@@ -25,7 +26,7 @@ describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
     const project = expectSchema(ProjectDetail, detail.body)
     expect(project).toMatchObject({ id: body.projectId, name: 'Board update', publishedAt: null, publishedUrl: null })
     expect(project.latestVersion?.id).toBe(body.projectVersionId)
-    expect(h.emulator.emulator.world.projects.get(body.projectId)?.teamId).toBe('team_acme')
+    expect((await worldOf(h.emulator)).project(body.projectId)?.teamId).toBe('team_acme')
   })
 
   it('names a project created without a body "Untitled"', async () => {
@@ -50,14 +51,14 @@ describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
   })
 
   it('rejects a create body with an unknown key or a wrong type, creating nothing', async () => {
-    const before = h.emulator.emulator.world.projects.size
+    const before = (await worldOf(h.emulator)).recordsText()
     const unknown = await h.api('POST', '/projects', { json: { title: 'x' } })
     expectError(unknown, 400, 'VALIDATION_ERROR')
     expect(unknown.body.hint).toContain('unknown key "title"')
     const wrongType = await h.api('POST', '/projects', { json: { name: 42 } })
     expectError(wrongType, 400, 'VALIDATION_ERROR')
     expect(wrongType.body.hint).toBe('name: must be a string, got a number')
-    expect(h.emulator.emulator.world.projects.size).toBe(before)
+    expect((await worldOf(h.emulator)).recordsText()).toBe(before)
   })
 
   it('lists accessible projects newest first with the default page size of 20', async () => {
@@ -114,7 +115,8 @@ describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
     const shared = await h.api('GET', '/projects/bobs-roadmap', { key: 'pres_test_alice' })
     expect(shared.status).toBe(200)
     const bobs = await h.api('GET', '/projects?limit=100', { key: 'pres_test_bob' })
-    const teams = bobs.body.projects.map((p: any) => h.emulator.emulator.world.projects.get(p.id)!.teamId)
+    const world = await worldOf(h.emulator)
+    const teams = bobs.body.projects.map((p: any) => world.project(p.id)!.teamId)
     expect(new Set(teams)).toEqual(new Set(['team_bob']))
     const acme = await h.api('GET', '/projects/q3-business-review', { key: 'pres_test_bob' })
     expectError(acme, 404, 'NOT_FOUND')
@@ -159,7 +161,7 @@ describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
     expect(detail.publishedUrl).toBeNull()
     expect(detail.latestVersion).not.toBeNull()
 
-    const world = h.emulator.emulator.world
+    const world = await worldOf(h.emulator)
     const sourceSlides = world.slidesOf(source.id)
     const copySlides = world.slidesOf(copy.projectId)
     expect(copySlides.map((s) => s.files)).toEqual(sourceSlides.map((s) => s.files))
@@ -174,7 +176,7 @@ describe.each(WAYS)('projects, teams and templates (%s)', (way) => {
   it('puts a duplicate of a shared project in the key’s own team', async () => {
     const reply = await h.api('POST', '/projects/bobs-roadmap/duplicate', { key: 'pres_test_alice' })
     expect(reply.status).toBe(200)
-    expect(h.emulator.emulator.world.projects.get(reply.body.projectId)?.teamId).toBe('team_alice')
+    expect((await worldOf(h.emulator)).project(reply.body.projectId)?.teamId).toBe('team_alice')
   })
 
   it('answers the URL configuration of a custom-domain project consistently with its publishedUrl', async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { PublishProjectResponse, UnpublishProjectResponse } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 
 describe.each(WAYS)('publishing (%s)', (way) => {
   const h = harnessPerTest(way)
@@ -42,7 +43,7 @@ describe.each(WAYS)('publishing (%s)', (way) => {
     const unpublished = await observe()
     expect(unpublished.publishedAt).toBeNull()
     expect((await site(first.publishedUrl!)).status).toBe(404)
-    expect(h.emulator.emulator.world.slidesOf(unpublished.id).length).toBeGreaterThan(0)
+    expect((await h.api('GET', `/projects/${slug}/slides`)).body.slides.length).toBeGreaterThan(0)
 
     const again = (await h.api('POST', `/projects/${slug}/publish`)).body
     expect(again.publishedUrl).toBe(first.publishedUrl)
@@ -69,7 +70,7 @@ describe.each(WAYS)('publishing (%s)', (way) => {
 
   it('serves the snapshot taken at publish time until the next publish', async () => {
     const url = (await h.api('POST', `/projects/${slug}/publish`)).body.publishedUrl
-    const world = h.emulator.emulator.world
+    const world = await worldOf(h.emulator)
     const project = world.projectBySlug(slug)!
     const [firstSlide] = world.slidesOf(project.id)
     const originalTitle = JSON.parse(firstSlide!.files['slide.content.json']).title as string

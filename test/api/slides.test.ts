@@ -14,6 +14,7 @@ import {
   type SlideFiles,
 } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 
 const ALICE = 'pres_test_alice'
 const ACME = 'pres_test_alice_acme'
@@ -40,12 +41,16 @@ const TSX_SYNTAX_ERROR = `export default function Slide() {
 describe.each(WAYS)('slides (%s)', (way) => {
   const h = harnessPerTest(way)
 
-  const world = () => h.emulator.emulator.world
+  /** The world as the control plane shows it. */
+  const world = () => worldOf(h.emulator)
   /** The whole state of the world, to prove a request changed nothing. */
-  const snapshot = () => JSON.stringify(world().toState())
-  const projectId = (slug: string) => world().projectBySlug(slug)!.id
-  const storedSlides = (slug: string) => world().slidesOf(projectId(slug))
-  const storedFiles = (slideId: string): SlideFiles => ({ ...world().slides.get(slideId)!.files })
+  const snapshot = async () => (await world()).recordsText()
+  const storedSlides = async (slug: string) => {
+    const view = await world()
+    return view.slidesOf(view.projectBySlug(slug)!.id)
+  }
+  const storedSlide = async (slideId: string) => (await world()).doc.slides.find((slide) => slide.id === slideId)!
+  const storedFiles = async (slideId: string): Promise<SlideFiles> => ({ ...(await storedSlide(slideId)).files })
 
   async function listSlides(slug: string, key = ALICE) {
     const reply = await h.api('GET', `/projects/${slug}/slides`, { key })
@@ -78,7 +83,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
   describe('listing', () => {
     it('lists a project’s slides as {id, name} in presentation order', async () => {
       const slides = await listSlides('welcome-deck')
-      const stored = storedSlides('welcome-deck')
+      const stored = await storedSlides('welcome-deck')
       expect(stored.length).toBeGreaterThan(1)
       expect(slides).toEqual(stored.map((slide) => ({ id: slide.id, name: slide.name })))
       expect(stored.map((slide) => slide.position)).toEqual([...stored.map((slide) => slide.position)].sort((a, b) => a - b))
@@ -86,8 +91,8 @@ describe.each(WAYS)('slides (%s)', (way) => {
     })
 
     it('lists the slides of a project shared with the caller and of a team project', async () => {
-      expect(await listSlides('bobs-roadmap', ALICE)).toHaveLength(storedSlides('bobs-roadmap').length)
-      expect(await listSlides('q3-business-review', ACME)).toHaveLength(storedSlides('q3-business-review').length)
+      expect(await listSlides('bobs-roadmap', ALICE)).toHaveLength((await storedSlides('bobs-roadmap')).length)
+      expect(await listSlides('q3-business-review', ACME)).toHaveLength((await storedSlides('q3-business-review')).length)
     })
 
     it('answers 404 for an unknown project and for a project the key cannot access', async () => {
@@ -103,8 +108,8 @@ describe.each(WAYS)('slides (%s)', (way) => {
 
   describe('updating source files', () => {
     it('changes only the file sent, keeps the others byte-identical and answers all three files', async () => {
-      const [first] = storedSlides('welcome-deck')
-      const before = storedFiles(first!.id)
+      const [first] = await storedSlides('welcome-deck')
+      const before = await storedFiles(first!.id)
       const reply = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, {
         json: { files: { 'slide.content.json': VALID_CONTENT } },
       })
@@ -114,29 +119,29 @@ describe.each(WAYS)('slides (%s)', (way) => {
       expect(body.files).toStrictEqual({ ...before, 'slide.content.json': VALID_CONTENT })
       expect(body.files['slide.tsx']).toBe(before['slide.tsx'])
       expect(body.files['slide.controls.json']).toBe(before['slide.controls.json'])
-      expect(storedFiles(first!.id)).toStrictEqual(body.files)
+      expect(await storedFiles(first!.id)).toStrictEqual(body.files)
     })
 
     it('replaces all three files when all three are sent', async () => {
-      const [, second] = storedSlides('welcome-deck')
+      const [, second] = await storedSlides('welcome-deck')
       const files = { 'slide.tsx': VALID_TSX, 'slide.content.json': VALID_CONTENT, 'slide.controls.json': VALID_CONTROLS }
       const reply = await h.api('PUT', `/projects/welcome-deck/slides/${second!.id}`, { json: { files } })
       expect(reply.status).toBe(200)
       expect(reply.body.files).toStrictEqual(files)
-      expect(storedFiles(second!.id)).toStrictEqual(files)
+      expect(await storedFiles(second!.id)).toStrictEqual(files)
     })
 
     it('keeps text byte for byte: CRLF line endings, non-ASCII text and trailing whitespace survive', async () => {
-      const [first] = storedSlides('welcome-deck')
+      const [first] = await storedSlides('welcome-deck')
       const content = '{\r\n  "title": "Grüße — 🎉",\r\n  "blocks": []\r\n}  \r\n'
       const reply = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: { files: { 'slide.content.json': content } } })
       expect(reply.status).toBe(200)
       expect(reply.body.files['slide.content.json']).toBe(content)
-      expect(storedFiles(first!.id)['slide.content.json']).toBe(content)
+      expect((await storedFiles(first!.id))['slide.content.json']).toBe(content)
     })
 
     it('creates a project version on every update: latestVersion follows and updatedAt moves', async () => {
-      const [first] = storedSlides('welcome-deck')
+      const [first] = await storedSlides('welcome-deck')
       const before = await detail('welcome-deck')
       await h.emulator.control.advanceClock({ ms: 60_000 })
       const one = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, {
@@ -147,7 +152,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
       expect(afterOne.latestVersion!.id).toBe(one.body.versionId)
       expect(afterOne.updatedAt > before.updatedAt).toBe(true)
       expect(afterOne.latestVersion!.createdAt).toBe(afterOne.updatedAt)
-      expect(world().slides.get(first!.id)!.updatedAt).toBe(afterOne.updatedAt)
+      expect((await storedSlide(first!.id)).updatedAt).toBe(afterOne.updatedAt)
 
       // The same content again is still an update, with a version of its own.
       await h.emulator.control.advanceClock({ ms: 1000 })
@@ -161,7 +166,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
     })
 
     it('shows the new content on the editor page', async () => {
-      const [first] = storedSlides('welcome-deck')
+      const [first] = await storedSlides('welcome-deck')
       await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: { files: { 'slide.content.json': VALID_CONTENT } } })
       const frame = await editorFrame('welcome-deck', first!.id)
       expect(frame).toContain('<h1>Agenda</h1>')
@@ -169,13 +174,13 @@ describe.each(WAYS)('slides (%s)', (way) => {
     })
 
     it('lets a collaborator update a slide of a project shared with them', async () => {
-      const [first] = storedSlides('bobs-roadmap')
+      const [first] = await storedSlides('bobs-roadmap')
       const reply = await h.api('PUT', `/projects/bobs-roadmap/slides/${first!.id}`, {
         key: ALICE,
         json: { files: { 'slide.tsx': VALID_TSX } },
       })
       expect(reply.status).toBe(200)
-      expect(storedFiles(first!.id)['slide.tsx']).toBe(VALID_TSX)
+      expect((await storedFiles(first!.id))['slide.tsx']).toBe(VALID_TSX)
     })
   })
 
@@ -233,19 +238,19 @@ describe.each(WAYS)('slides (%s)', (way) => {
         'slide.tsx:3:18: Unexpected token, expected ","; slide.content.json:1:1: Expected a JSON object or array at the top level, got a string',
       ],
     ])('rejects %s with a 400 naming the file and position, changing nothing', async (_, files, hint) => {
-      const [first] = storedSlides('welcome-deck')
-      const filesBefore = storedFiles(first!.id)
+      const [first] = await storedSlides('welcome-deck')
+      const filesBefore = await storedFiles(first!.id)
       const projectBefore = await detail('welcome-deck')
-      const state = snapshot()
+      const state = await snapshot()
       await h.emulator.control.advanceClock({ ms: 1000 })
       const reply = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: { files } })
       expectError(reply, 400, 'VALIDATION_ERROR')
       expect(reply.body.hint).toBe(hint)
-      expect(storedFiles(first!.id)).toStrictEqual(filesBefore)
+      expect(await storedFiles(first!.id)).toStrictEqual(filesBefore)
       const projectAfter = await detail('welcome-deck')
       expect(projectAfter.latestVersion).toEqual(projectBefore.latestVersion)
       expect(projectAfter.updatedAt).toBe(projectBefore.updatedAt)
-      expect(snapshot()).toBe(state)
+      expect(await snapshot()).toBe(state)
     })
 
     it.each([
@@ -266,30 +271,30 @@ describe.each(WAYS)('slides (%s)', (way) => {
       ['files that is not an object', { files: 'slide.tsx' }, /^files: must be an object, got a string$/],
       ['an unknown top-level key', { files: { 'slide.tsx': VALID_TSX }, slideId: 'x' }, /unknown key "slideId"/],
     ])('rejects a request body with %s, changing nothing', async (_, body, hint) => {
-      const [first] = storedSlides('welcome-deck')
-      const state = snapshot()
+      const [first] = await storedSlides('welcome-deck')
+      const state = await snapshot()
       const reply = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { json: body })
       expectError(reply, 400, 'VALIDATION_ERROR')
       expect(reply.body.hint).toMatch(hint)
-      expect(snapshot()).toBe(state)
+      expect(await snapshot()).toBe(state)
     })
 
     it('rejects an update without a body and with a body that is not JSON', async () => {
-      const [first] = storedSlides('welcome-deck')
-      const state = snapshot()
+      const [first] = await storedSlides('welcome-deck')
+      const state = await snapshot()
       expectError(await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`), 400, 'VALIDATION_ERROR')
       const malformed = await h.api('PUT', `/projects/welcome-deck/slides/${first!.id}`, { raw: '{"files": {' })
       expectError(malformed, 400, 'VALIDATION_ERROR')
       expect(malformed.body.hint).toMatch(/not valid JSON/)
-      expect(snapshot()).toBe(state)
+      expect(await snapshot()).toBe(state)
     })
   })
 
   describe('reachability', () => {
     it('does not reach a slide of one project through another project’s slug, even one the key can access', async () => {
-      const [foreign] = storedSlides('welcome-deck')
-      const filesBefore = storedFiles(foreign!.id)
-      const state = snapshot()
+      const [foreign] = await storedSlides('welcome-deck')
+      const filesBefore = await storedFiles(foreign!.id)
+      const state = await snapshot()
       const update = await h.api('PUT', `/projects/bobs-roadmap/slides/${foreign!.id}`, { json: { files: { 'slide.tsx': VALID_TSX } } })
       const start = await h.api('POST', `/projects/bobs-roadmap/slides/${foreign!.id}/editing`, { json: { agentName: 'x' } })
       const stop = await h.api('DELETE', `/projects/bobs-roadmap/slides/${foreign!.id}/editing`)
@@ -297,27 +302,27 @@ describe.each(WAYS)('slides (%s)', (way) => {
         expectError(reply, 404, 'NOT_FOUND')
         expect(reply.body.error).toBe('Slide not found')
       }
-      expect(storedFiles(foreign!.id)).toStrictEqual(filesBefore)
-      expect(world().slides.get(foreign!.id)!.editing).toBeNull()
-      expect(snapshot()).toBe(state)
+      expect(await storedFiles(foreign!.id)).toStrictEqual(filesBefore)
+      expect((await storedSlide(foreign!.id)).editing).toBeNull()
+      expect(await snapshot()).toBe(state)
       // The same slide through its own project works.
       expect((await h.api('POST', `/projects/welcome-deck/slides/${foreign!.id}/editing`, { json: {} })).status).toBe(200)
     })
 
     it('answers 404 for an unknown slide id, before looking at the files', async () => {
-      const state = snapshot()
+      const state = await snapshot()
       const update = await h.api('PUT', '/projects/welcome-deck/slides/sld_nope', { json: { files: { 'slide.tsx': 'not valid' } } })
       expectError(update, 404, 'NOT_FOUND')
       expect(update.body.error).toBe('Slide not found')
       expectError(await h.api('POST', '/projects/welcome-deck/slides/sld_nope/editing', { json: {} }), 404, 'NOT_FOUND')
       expectError(await h.api('DELETE', '/projects/welcome-deck/slides/sld_nope/editing'), 404, 'NOT_FOUND')
-      expect(snapshot()).toBe(state)
+      expect(await snapshot()).toBe(state)
     })
 
     it('answers 404 to Bob for every slide operation on Alice’s project and on Acme’s, changing nothing', async () => {
       for (const slug of ['welcome-deck', 'q3-business-review']) {
-        const [slide] = storedSlides(slug)
-        const state = snapshot()
+        const [slide] = await storedSlides(slug)
+        const state = await snapshot()
         const replies = [
           await h.api('GET', `/projects/${slug}/slides`, { key: BOB }),
           await h.api('POST', `/projects/${slug}/slides`, { key: BOB, json: {} }),
@@ -330,12 +335,12 @@ describe.each(WAYS)('slides (%s)', (way) => {
           expectError(reply, 404, 'NOT_FOUND')
           expect(reply.body.error).toBe('Project not found')
         }
-        expect(snapshot()).toBe(state)
+        expect(await snapshot()).toBe(state)
       }
     })
 
     it('reports an inaccessible project with invalid files as 404, not 400', async () => {
-      const [slide] = storedSlides('welcome-deck')
+      const [slide] = await storedSlides('welcome-deck')
       const reply = await h.api('PUT', `/projects/welcome-deck/slides/${slide!.id}`, { key: BOB, json: { files: { 'slide.tsx': 'nope' } } })
       expectError(reply, 404, 'NOT_FOUND')
     })
@@ -343,7 +348,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
 
   describe('editing indicator', () => {
     it('turns the indicator on with who and what, shows it in the editor, and turns it off again', async () => {
-      const [first, second] = storedSlides('welcome-deck')
+      const [first, second] = await storedSlides('welcome-deck')
       const projectBefore = await detail('welcome-deck')
       await h.emulator.control.advanceClock({ ms: 5000 })
       const now = h.emulator.control.clock().now
@@ -353,7 +358,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
       })
       expect(on.status).toBe(200)
       expect(expectSchema(SuccessResponse, on.body)).toStrictEqual({ success: true })
-      expect(world().slides.get(first!.id)!.editing).toStrictEqual({
+      expect((await storedSlide(first!.id)).editing).toStrictEqual({
         agentName: 'Claude',
         editPrompt: 'Tighten the title & <bullets>',
         since: now,
@@ -372,7 +377,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
       const off = await h.api('DELETE', `/projects/welcome-deck/slides/${first!.id}/editing`)
       expect(off.status).toBe(200)
       expect(off.body).toStrictEqual({ success: true })
-      expect(world().slides.get(first!.id)!.editing).toBeNull()
+      expect((await storedSlide(first!.id)).editing).toBeNull()
       const after = await editorFrame('welcome-deck', first!.id)
       expect(after).not.toContain('editing-indicator')
       expect(after).not.toContain('Claude')
@@ -384,12 +389,12 @@ describe.each(WAYS)('slides (%s)', (way) => {
     })
 
     it('replaces who and what on a second POST, and answers a DELETE of an indicator that is off with success', async () => {
-      const [first] = storedSlides('welcome-deck')
+      const [first] = await storedSlides('welcome-deck')
       await h.api('POST', `/projects/welcome-deck/slides/${first!.id}/editing`, { json: { agentName: 'First agent', editPrompt: 'one' } })
       await h.emulator.control.advanceClock({ ms: 2000 })
       const again = await h.api('POST', `/projects/welcome-deck/slides/${first!.id}/editing`, { json: { agentName: 'Second agent' } })
       expect(again.body).toStrictEqual({ success: true })
-      expect(world().slides.get(first!.id)!.editing).toStrictEqual({
+      expect((await storedSlide(first!.id)).editing).toStrictEqual({
         agentName: 'Second agent',
         editPrompt: null,
         since: h.emulator.control.clock().now,
@@ -399,18 +404,18 @@ describe.each(WAYS)('slides (%s)', (way) => {
       expect(frame).not.toContain('First agent')
 
       expect((await h.api('DELETE', `/projects/welcome-deck/slides/${first!.id}/editing`)).body).toStrictEqual({ success: true })
-      const state = snapshot()
+      const state = await snapshot()
       const twice = await h.api('DELETE', `/projects/welcome-deck/slides/${first!.id}/editing`)
       expect(twice.status).toBe(200)
       expect(twice.body).toStrictEqual({ success: true })
-      expect(snapshot()).toBe(state)
+      expect(await snapshot()).toBe(state)
     })
 
     it('accepts a POST without a body, both fields being optional', async () => {
-      const [first] = storedSlides('welcome-deck')
+      const [first] = await storedSlides('welcome-deck')
       const reply = await h.api('POST', `/projects/welcome-deck/slides/${first!.id}/editing`)
       expect(reply.status).toBe(200)
-      expect(world().slides.get(first!.id)!.editing).toMatchObject({ agentName: null, editPrompt: null })
+      expect((await storedSlide(first!.id)).editing).toMatchObject({ agentName: null, editPrompt: null })
       const frame = await editorFrame('welcome-deck', first!.id)
       expect(frame).toContain('An agent is editing this slide')
     })
@@ -420,13 +425,13 @@ describe.each(WAYS)('slides (%s)', (way) => {
       ['a non-string editPrompt', { editPrompt: ['x'] }, /^editPrompt: must be a string, got an array$/],
       ['an unknown field', { agent: 'x' }, /unknown key "agent"/],
     ])('rejects %s with a 400 and leaves the indicator off', async (_, json, hint) => {
-      const [first] = storedSlides('welcome-deck')
-      const state = snapshot()
+      const [first] = await storedSlides('welcome-deck')
+      const state = await snapshot()
       const reply = await h.api('POST', `/projects/welcome-deck/slides/${first!.id}/editing`, { json })
       expectError(reply, 400, 'VALIDATION_ERROR')
       expect(reply.body.hint).toMatch(hint)
-      expect(world().slides.get(first!.id)!.editing).toBeNull()
-      expect(snapshot()).toBe(state)
+      expect((await storedSlide(first!.id)).editing).toBeNull()
+      expect(await snapshot()).toBe(state)
     })
   })
 
@@ -441,7 +446,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
 
       const after = await listSlides('welcome-deck')
       expect(after).toEqual([...before, { id: created.slideId, name: `Slide ${before.length + 1}` }])
-      expect(storedFiles(created.slideId)).toStrictEqual(blankSlideFiles())
+      expect(await storedFiles(created.slideId)).toStrictEqual(blankSlideFiles())
       const projectAfter = await detail('welcome-deck')
       expect(projectAfter.latestVersion!.id).toBe(created.versionId)
       expect(projectAfter.latestVersion!.id).not.toBe(projectBefore.latestVersion!.id)
@@ -454,7 +459,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
       })
       expect(reply.status).toBe(200)
       expect((await listSlides('welcome-deck')).at(-1)).toEqual({ id: reply.body.slideId, name: 'Agenda' })
-      expect(storedFiles(reply.body.slideId)).toStrictEqual({ ...blankSlideFiles(), 'slide.content.json': VALID_CONTENT })
+      expect(await storedFiles(reply.body.slideId)).toStrictEqual({ ...blankSlideFiles(), 'slide.content.json': VALID_CONTENT })
       const frame = await editorFrame('welcome-deck', reply.body.slideId)
       expect(frame).toContain('<h1>Agenda</h1>')
     })
@@ -480,11 +485,11 @@ describe.each(WAYS)('slides (%s)', (way) => {
       ['an empty name', { name: '' }, 'name: must not be empty'],
       ['an unknown file key', { files: { 'slide.md': '# x' } }, 'files: unknown key "slide.md"'],
     ])('rejects a create with %s and adds nothing', async (_, json, hint) => {
-      const state = snapshot()
+      const state = await snapshot()
       const reply = await h.api('POST', '/projects/welcome-deck/slides', { json })
       expectError(reply, 400, 'VALIDATION_ERROR')
       expect(reply.body.hint).toBe(hint)
-      expect(snapshot()).toBe(state)
+      expect(await snapshot()).toBe(state)
     })
 
     it('copies a slide created through the extension into a duplicate of the project', async () => {
@@ -496,7 +501,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
       expect(copy.map((slide) => slide.name)).toEqual(source.map((slide) => slide.name))
       expect(copy.at(-1)!.name).toBe('Extra')
       expect(copy.at(-1)!.id).not.toBe(created.body.slideId)
-      expect(storedFiles(copy.at(-1)!.id)).toStrictEqual(storedFiles(created.body.slideId))
+      expect(await storedFiles(copy.at(-1)!.id)).toStrictEqual(await storedFiles(created.body.slideId))
       // The copy's slides belong to the copy: the source's ids are not reachable through its slug.
       const through = await h.api('PUT', `/projects/${duplicate.projectSlug}/slides/${created.body.slideId}`, {
         json: { files: { 'slide.tsx': VALID_TSX } },

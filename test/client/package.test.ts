@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { HEAVY_MS } from '../support/cli.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
@@ -84,6 +85,6 @@ export const bad = () => client.renameProject('x', { nam: 'y' })
       expect(result.output).toBe('')
       expect(result.ok).toBe(true)
     },
-    60_000,
+    HEAVY_MS,
   )
 })

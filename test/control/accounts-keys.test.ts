@@ -3,6 +3,7 @@ import { CreateAccountResponse, CreateKeyResponse, CreateTeamResponse } from '..
 import { DEFAULT_ACCOUNT_CREDITS } from '../../src/control/control-plane.js'
 import { ListProjectsResponse, ListTeamsResponse } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 import { createAccount, creditsOf, expectBadInput, expectUnknown, generate, rejection, stateText } from './support.js'
 
 describe.each(WAYS)('control plane: accounts, teams and keys (%s)', (way) => {
@@ -132,7 +133,7 @@ describe.each(WAYS)('control plane: accounts, teams and keys (%s)', (way) => {
       const key = expectSchema(CreateKeyResponse, reply.body)
       const created = await h.api('POST', '/projects', { key: key.apiKey })
       expect(created.status).toBe(200)
-      expect(h.emulator.emulator.world.projects.get(created.body.projectId)?.teamId).toBe('team_bob')
+      expect((await worldOf(h.emulator)).project(created.body.projectId)?.teamId).toBe('team_bob')
     })
 
     it('creates a key scoped to another team of the user', async () => {
@@ -214,8 +215,8 @@ describe('control plane in process: accounts, teams and keys', () => {
     expect(new Set(accounts.map((a) => a.userId)).size).toBe(8)
     expect(new Set(accounts.map((a) => a.teamId)).size).toBe(8)
     expect(new Set(accounts.map((a) => a.apiKey)).size).toBe(8)
-    const world = h.emulator.emulator.world
-    for (const account of accounts) expect([...world.teamIdsOf(account.userId)]).toEqual([account.teamId])
+    const world = await worldOf(h.emulator)
+    for (const account of accounts) expect(world.teamIdsOf(account.userId)).toEqual([account.teamId])
   })
 
   it('throws a 400 ServiceError for bad input and a 404 for unknown ids', async () => {

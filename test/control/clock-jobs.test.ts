@@ -3,6 +3,7 @@ import { RETRY_NOW } from '../../src/core/rate-limiter.js'
 import { ClockResponse } from '../../src/control/schemas.js'
 import { JobStatusResponse } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 import { createAccount, creditsOf, expectBadInput, expectUnknown, generate, rejection } from './support.js'
 
 const EPOCH = '2026-01-01T00:00:00.000Z'
@@ -36,11 +37,11 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
     it('completes a due job when the clock advances, without anyone polling it', async () => {
       const job = await generate(h, 'pres_test_alice')
       await h.control('POST', '/clock/advance', { json: { ms: 1_000 } })
-      expect(h.emulator.emulator.world.jobs.get(job.jobId)?.status).toBe('processing')
+      expect((await worldOf(h.emulator)).job(job.jobId)?.status).toBe('processing')
 
       // 240 s × 0.02 ± 20% is at most 5.76 s.
       await h.control('POST', '/clock/advance', { json: { ms: 10_000 } })
-      expect(h.emulator.emulator.world.jobs.get(job.jobId)?.status).toBe('completed')
+      expect((await worldOf(h.emulator)).job(job.jobId)?.status).toBe('completed')
       const status = await h.api('GET', `/projects/jobs/${job.jobId}`)
       const body = expectSchema(JobStatusResponse, status.body)
       expect(body.status).toBe('completed')
@@ -52,7 +53,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
       const job = await generate(h, 'pres_test_alice', { prompt: 'emulator:fail please' })
       expect(await creditsOf(h, 'team_alice')).toBe(19)
       await h.control('POST', '/clock/advance', { json: { ms: 60_000 } })
-      expect(h.emulator.emulator.world.jobs.get(job.jobId)?.status).toBe('failed')
+      expect((await worldOf(h.emulator)).job(job.jobId)?.status).toBe('failed')
       expect(await creditsOf(h, 'team_alice')).toBe(20)
     })
 
@@ -95,7 +96,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
 
       const status = await h.api('GET', `/projects/jobs/${job.jobId}`)
       expect(status.body.status).toBe('completed')
-      expect(h.emulator.emulator.world.slidesOf(job.projectId).length).toBeGreaterThanOrEqual(4)
+      expect((await worldOf(h.emulator)).slidesOf(job.projectId).length).toBeGreaterThanOrEqual(4)
     })
 
     it('fails a processing job now with the given error and refunds its credit', async () => {
@@ -110,7 +111,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
 
       const status = await h.api('GET', `/projects/jobs/${job.jobId}`, { key: account.apiKey })
       expect(status.body).toMatchObject({ status: 'failed', error: 'GPU on fire' })
-      expect(h.emulator.emulator.world.slidesOf(job.projectId)).toEqual([])
+      expect((await worldOf(h.emulator)).slidesOf(job.projectId)).toEqual([])
     })
 
     it('fails a job without a body with a default error', async () => {
@@ -127,7 +128,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
       expectBadInput(await h.control('POST', `/jobs/${job.jobId}/complete`), /already completed/)
       expectBadInput(await h.control('POST', `/jobs/${job.jobId}/fail`), /already completed/)
       expect(await creditsOf(h, 'team_alice')).toBe(credits)
-      expect(h.emulator.emulator.world.jobs.get(job.jobId)?.status).toBe('completed')
+      expect((await worldOf(h.emulator)).job(job.jobId)?.status).toBe('completed')
     })
 
     it('answers 400 to finishing a job that became due before the call', async () => {
@@ -141,7 +142,7 @@ describe.each(WAYS)('control plane: clock and jobs (%s)', (way) => {
       const job = await generate(h, 'pres_test_alice')
       expectBadInput(await h.control('POST', `/jobs/${job.jobId}/fail`, { json: { error: '' } }), /^error: must not be empty/)
       expectBadInput(await h.control('POST', `/jobs/${job.jobId}/fail`, { json: { reason: 'x' } }), /unknown key "reason"/)
-      expect(h.emulator.emulator.world.jobs.get(job.jobId)?.status).toBe('processing')
+      expect((await worldOf(h.emulator)).job(job.jobId)?.status).toBe('processing')
     })
 
     it('answers 404 for an unknown job', async () => {
@@ -159,7 +160,7 @@ describe('control plane in process: clock and jobs', () => {
     expect(control.clock()).toEqual({ now: EPOCH, mode: 'manual', timeScale: 0.02 })
     const job = await generate(h, 'pres_test_alice')
     expect(await control.advanceClock({ ms: 10_000 })).toEqual({ now: '2026-01-01T00:00:10.000Z' })
-    expect(h.emulator.emulator.world.jobs.get(job.jobId)?.status).toBe('completed')
+    expect((await worldOf(h.emulator)).job(job.jobId)?.status).toBe('completed')
   })
 
   it('completes and fails jobs, refusing finished and unknown ones', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CreateTemplateResponse, SetCreditsResponse } from '../../src/control/schemas.js'
 import { ListTemplatesResponse } from '../../src/schemas/index.js'
 import { expectError, expectSchema, harnessPerTest, WAYS } from '../support/harness.js'
+import { worldOf } from '../support/state.js'
 import { createAccount, creditsOf, expectBadInput, expectUnknown, generate, rejection, stateText } from './support.js'
 
 describe.each(WAYS)('control plane: credits, templates and collaborators (%s)', (way) => {
@@ -57,13 +58,13 @@ describe.each(WAYS)('control plane: credits, templates and collaborators (%s)', 
       expect(job.templateId).toBe(templateId)
       expect(job.estimatedDuration).toBe('120 seconds')
       await h.control('POST', `/jobs/${job.jobId}/complete`)
-      const slides = h.emulator.emulator.world.slidesOf(job.projectId)
+      const slides = (await worldOf(h.emulator)).slidesOf(job.projectId)
       expect(slides).toHaveLength(3)
     })
 
     it('makes five slides when no slideCount is given', async () => {
       const reply = await h.control('POST', '/templates', { json: { teamId: 'team_alice', name: 'Plain' } })
-      expect(h.emulator.emulator.world.templates.get(reply.body.templateId)?.slides).toHaveLength(5)
+      expect((await worldOf(h.emulator)).template(reply.body.templateId)?.slides).toHaveLength(5)
     })
 
     it('keeps a new template out of other teams: their keys neither list it nor generate from it', async () => {

@@ -87,21 +87,24 @@ describe('control plane in process: health and reset', () => {
   })
 
   it('resets to the seeded world, clearing the clock, faults, journal and rate-limit windows', async () => {
-    const { control, emulator } = h.emulator
-    const seeded = JSON.stringify(emulator.world.toState())
+    const { control } = h.emulator
+    const seeded = JSON.stringify(await control.getState())
     await control.createAccount({ name: 'Temp' })
     await control.advanceClock({ ms: 90_000 })
+    await h.api('GET', '/teams')
+    await h.api('GET', '/teams')
+    expectError(await h.api('GET', '/teams'), 429, 'RATE_LIMITED')
     control.addFault({ operationId: '*', status: 503, times: 0 })
-    await h.api('GET', '/teams')
-    await h.api('GET', '/teams')
-    expect(emulator.rateLimiter.hit('usr_alice').allowed).toBe(false)
 
     const answer = await control.reset()
     expect(answer).toEqual({ reset: true, now: '2026-01-01T00:00:00.000Z' })
-    expect(JSON.stringify(emulator.world.toState())).toBe(seeded)
+    expect(JSON.stringify(await control.getState())).toBe(seeded)
     expect(control.clock().now).toBe('2026-01-01T00:00:00.000Z')
     expect(control.listFaults().faults).toEqual([])
     expect(control.listRequests().requests).toEqual([])
-    expect(emulator.rateLimiter.hit('usr_alice').allowed).toBe(true)
+    // A new window: the first request of it, answered (no fault left either).
+    const first = await h.api('GET', '/teams')
+    expect(first.status).toBe(200)
+    expect(first.headers['x-ratelimit-remaining']).toBe('1')
   })
 })

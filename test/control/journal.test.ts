@@ -157,7 +157,7 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
   })
 
   it('long-polls: GET /requests/wait answers the first matching request that arrives', async () => {
-    const waiting = h.control('GET', '/requests/wait?operationId=createProject&keyId=key_bob&timeoutMs=10000')
+    const waiting = h.control('GET', '/requests/wait?operationId=createProject&keyId=key_bob&timeoutMs=60000')
     await h.api('POST', '/projects', { json: { name: 'Not this one' } })
     await h.api('GET', '/teams', { key: 'pres_test_bob' })
     await h.api('POST', '/projects', { key: 'pres_test_bob', json: { name: 'This one' } })
@@ -249,7 +249,7 @@ describe('control plane in process: request journal', () => {
     await h.api('GET', '/teams')
     expect(await control.waitForRequest({ operationId: 'listTeams' })).toMatchObject({ operationId: 'listTeams', status: 200 })
     const [first] = control.listRequests().requests
-    const later = control.waitForRequest({ after: first!.id, status: '4xx' }, { timeoutMs: 5_000 })
+    const later = control.waitForRequest({ after: first!.id, status: '4xx' }, { timeoutMs: 60_000 })
     await h.api('GET', '/teams')
     await h.api('GET', '/projects/nope')
     expect(await later).toMatchObject({ operationId: 'getProject', status: 404, path: '/v1/projects/nope' })

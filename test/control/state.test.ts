@@ -288,6 +288,25 @@ describe.each(WAYS)('control plane: state export and import (%s)', (way) => {
       },
       /domains\[1\]\.hostname: duplicate value/,
     ],
+    ...['', '/a/', '/..', '/a b', 'q3'].map(
+      (path) =>
+        [
+          `a site path no URL reaches (${JSON.stringify(path)})`,
+          (d: any) => {
+            d.projects[0].placement.path = path
+            return d
+          },
+          /projects\[0\]\.placement\.path: must be "\/" or a path like/,
+        ] as [string, (doc: any) => unknown, RegExp],
+    ),
+    [
+      'a published project without its publication (its site would answer 404)',
+      (d) => {
+        d.publications = d.publications.filter((p: any) => p.projectId !== d.projects[0].id)
+        return d
+      },
+      /projects\[0\]\.publishedAt: published, but no publications record is of it/,
+    ],
     [
       'two projects published at the same place',
       (d) => {
@@ -367,27 +386,6 @@ describe('control plane in process: state', () => {
     const doc = await control.getState()
     doc.teams[0]!.credits = 12345
     expect((await control.getState()).teams[0]!.credits).not.toBe(12345)
-  })
-
-  it('copies the document it is given; with adopt, takes its objects as the records, unless a default is to be filled in', async () => {
-    const control = h.emulator.control
-    const text = JSON.stringify(await control.getState())
-    const copied = JSON.parse(text)
-    await control.putState(copied)
-    expect(h.emulator.emulator.world.projects.get(copied.projects[0].id)).not.toBe(copied.projects[0])
-    copied.teams[0].credits = 12345
-    expect(h.emulator.emulator.world.teams.get(copied.teams[0].id)!.credits).not.toBe(12345)
-
-    const adopted = JSON.parse(text)
-    await control.putState(adopted, { adopt: true })
-    expect(h.emulator.emulator.world.projects.get(adopted.projects[0].id)).toBe(adopted.projects[0])
-    expect(JSON.stringify(await control.getState())).toBe(text)
-
-    // Tokens without their lists: the parse fills them in, so the records are its copies.
-    const defaults = JSON.parse(text)
-    defaults.projects[0].config.tokens = {}
-    await control.putState(defaults, { adopt: true })
-    expect(h.emulator.emulator.world.projects.get(defaults.projects[0].id)!.config.tokens).toStrictEqual({ palette: [], fonts: [] })
   })
 
   it('refuses an invalid or inconsistent document with adopt as without it, with the same error, changing nothing', async () => {

@@ -33,14 +33,26 @@ import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { JobStatusResponse } from '../../src/schemas/index.js'
 import { StateDocument } from '../../src/store/world.js'
 import { around, fromSchema, oddString, serialise } from './arbitraries.js'
-import { count, counts, timeout, describeRequest, expectErrorShape, expectPagesRender, params, runs } from './properties.js'
+import {
+  CaseWorld,
+  count,
+  counts,
+  describeRequest,
+  expectErrorShape,
+  expectPagesRender,
+  FUZZ_FIXTURES,
+  params,
+  runs,
+  timeout,
+} from './properties.js'
 
 /**
  * Issue 11: property tests over every control-plane route (and the
  * dashboard), in-process through `emulator.handle()`: bodies from the
  * control schemas and around them, a state document mutated anywhere for
  * `PUT /state`, path ids that exist or not, browser headers (Origin,
- * Sec-Fetch-Site) foreign or not.
+ * Sec-Fetch-Site) foreign or not. Every case starts from the same world,
+ * faults and clock (`CaseWorld`).
  */
 
 interface RouteSpec {
@@ -116,11 +128,18 @@ const ROUTES: RouteSpec[] = [
 ]
 
 let emulator: PresentationEmulator
+let world: CaseWorld
 let initialState: StateDocument
 const pools: Record<string, string[]> = {}
 
+/** The fault standing at the start of every case (the fault routes need one to find, list and remove). */
+const STANDING_FAULT = { operationId: 'listTeams', status: 503, times: 0 } as const
+/** Its id (a new one each time it is put back), and the placeholder generated paths carry for it. */
+let standingFaultId = ''
+const STANDING = '@standing-fault'
+
 beforeAll(async () => {
-  emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  emulator = createEmulator({ clock: 'manual', rateLimit: 0, fixtures: FUZZ_FIXTURES })
   await emulator.ready()
   for (const prompt of ['One', 'Two', 'Three']) {
     await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
@@ -129,14 +148,30 @@ beforeAll(async () => {
       body: JSON.stringify({ prompt }),
     })
   }
-  emulator.control.addFault({ operationId: 'listTeams', status: 503, times: 0 })
-  initialState = await emulator.control.getState()
+  standingFaultId = emulator.control.addFault(STANDING_FAULT).faultId
+  // Faults and the clock are state too: a case that changed them is undone like one that changed the world.
+  const faults = () =>
+    emulator.control.listFaults().faults.map((fault) => ({ ...fault, id: fault.id === standingFaultId ? STANDING : fault.id }))
+  world = await CaseWorld.take(emulator, {
+    snapshot: () => [faults(), emulator.control.clock()],
+    restore: () => {
+      emulator.control.clearFaults()
+      standingFaultId = emulator.control.addFault(STANDING_FAULT).faultId
+    },
+  })
+  initialState = world.start
+  await expectPagesRender(
+    emulator,
+    initialState,
+    initialState.projects.map((p) => p.slug),
+    'the start',
+  )
   pools.keyId = initialState.apiKeys.map((k) => k.id)
   pools.teamId = initialState.teams.map((t) => t.id)
   pools.userId = initialState.users.map((u) => u.id)
   pools.slug = initialState.projects.slice(0, 5).map((p) => p.slug)
   pools.jobId = initialState.jobs.map((j) => j.id)
-  pools.faultId = ['flt_1', 'flt_2', 'flt_3']
+  pools.faultId = [STANDING, 'flt_1', 'flt_999']
 })
 
 afterAll(() => {
@@ -280,13 +315,10 @@ function requestFor(route: RouteSpec): fc.Arbitrary<{ request: EmulatorRequest; 
     })
 }
 
-async function snapshot(): Promise<string> {
-  return JSON.stringify([await emulator.control.getState(), emulator.control.listFaults(), emulator.control.clock()])
-}
-
-async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boolean): Promise<void> {
+async function checkOne(route: RouteSpec, generated: EmulatorRequest, foreign: boolean): Promise<void> {
+  // The standing fault's id, wherever the path names it.
+  const request = { ...generated, path: generated.path.replace(encodeURIComponent(STANDING), standingFaultId) }
   const context = describeRequest(request)
-  const before = await snapshot()
   let response = await emulator.handle(request)
   // A live event stream answers for as long as it is read: end it.
   if (response.stream !== undefined) await response.stream[Symbol.asyncIterator]().return?.()
@@ -307,10 +339,10 @@ async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boo
       const result = route.response.safeParse(JSON.parse(response.body!))
       expect(result.success, `answer ${response.body?.slice(0, 300)} does not match its schema, for ${context}`).toBe(true)
     }
-    if (request.method !== 'GET' && request.method !== 'OPTIONS' && request.method !== 'HEAD') {
-      const slug = /^\/_emulator\/projects\/([^/]+)/.exec(request.path)?.[1]
-      await expectPagesRender(emulator, [...(slug === undefined ? [] : [decodeURIComponent(slug)]), ...pools.slug!.slice(0, 2)], context)
-    }
+    // A change shows in the pages: the dashboard, and the editor and site of the project named, and of two more.
+    const slug = /^\/_emulator\/projects\/([^/]+)/.exec(request.path)?.[1]
+    const slugs = [...(slug === undefined ? [] : [decodeURIComponent(slug)]), ...pools.slug!.slice(0, 2)]
+    await world.after((state) => expectPagesRender(emulator, state, slugs, context))
   } else {
     const own = request.method === route.method ? (route.errors ?? {}) : {}
     expectErrorShape(response, context, own[response.status])
@@ -318,7 +350,7 @@ async function checkOne(route: RouteSpec, request: EmulatorRequest, foreign: boo
       [400, 403, 404, 405, 413, ...Object.keys(own).map(Number)],
       `${response.status} is not documented: ${response.body} for ${context}`,
     ).toContain(response.status)
-    expect(await snapshot(), `state changed by a ${response.status} for ${context}`).toBe(before)
+    expect(await world.after(), `state changed by a ${response.status} for ${context}`).toBe(true)
   }
 }
 
@@ -328,8 +360,6 @@ describe('fuzz: every control-plane route, in-process', () => {
     it(
       `${route.method} ${route.path}: no 5xx, successes match their schema, errors change nothing, foreign pages refused, pages render`,
       async () => {
-        // Each route starts from the same world (with processing jobs), whatever the routes before it did.
-        await emulator.control.putState(initialState)
         await fc.assert(
           fc.asyncProperty(requestFor(route), ({ request, foreign }) => checkOne(route, request, foreign)),
           params(runs(route.body === 'state' ? 40 : 35)),

@@ -22,7 +22,7 @@ it('answers CONNECT with 405 and the error body instead of dropping the connecti
   for (const target of ['127.0.0.1:443', 'http://127.0.0.1/v1/teams']) {
     const conn = await rawConnect(server.port)
     conn.socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Length: 2\r\n\r\n{}`)
-    const { text, closed } = await conn.closed(5_000)
+    const { text, closed } = await conn.closed()
     expect(closed).toBe(true)
     const response = parseRawResponse(text)
     expect(response.status).toBe(405)

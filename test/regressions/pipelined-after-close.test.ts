@@ -27,7 +27,7 @@ it('answers a Connection: close request with its own answer when more bytes foll
       `POST /_emulator/accounts HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${expectContinue ? 'Expect: 100-continue\r\n' : ''}Content-Length: 2\r\nConnection: close\r\n\r\n{}` +
         `GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`,
     )
-    const { text, closed } = await conn.closed(5_000)
+    const { text, closed } = await conn.closed()
     expect(closed).toBe(true)
     const response = parseRawResponse(text.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))
     expect(response.status).toBe(201)
@@ -38,7 +38,7 @@ it('answers a Connection: close request with its own answer when more bytes foll
 it('answers the first of two pipelined requests when the second is malformed', async () => {
   const conn = await rawConnect(server.port)
   conn.socket.write(`GET /_emulator/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\nNOT HTTP AT ALL\r\n\r\n`)
-  const { text } = await conn.closed(5_000)
+  const { text } = await conn.closed()
   expect(parseRawResponse(text).status).toBe(200)
   expect(text).toContain('"status":"ok"')
 })

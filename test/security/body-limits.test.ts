@@ -86,7 +86,7 @@ describe('early 413 over HTTP', () => {
       `PUT /v1/projects/welcome-deck/config HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Type: application/json\r\nContent-Length: ${50 * MiB}\r\n\r\n`,
     )
     // Not a byte of the body is sent: the answer must come anyway.
-    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s, 5_000)
+    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s)
     const response = parseRawResponse(text)
     expect(response.status).toBe(413)
     expect(response.headers.connection).toBe('close')
@@ -136,7 +136,7 @@ describe('early 413 over HTTP', () => {
       `POST /v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pres_test_alice\r\nContent-Length: ${size}\r\n\r\n`,
     )
     conn.socket.write(Buffer.alloc(size, 0x20))
-    const { text, closed } = await conn.closed(10_000)
+    const { text, closed } = await conn.closed()
     expect(closed).toBe(true)
     expect(parseRawResponse(text).status).toBe(413)
   })

@@ -136,7 +136,7 @@ describe('JSON nesting bound on fixtures and state files given to the CLI', () =
   beforeAll(async () => {
     await ensureBuilt()
     dir = await tempDir('presentation-emulator-depth-')
-  }, 120_000)
+  })
   afterAll(() => dir?.remove())
 
   it('parseFixtures (createEmulator({ fixtures }) and --fixtures) refuses a document nested deeper than the bound', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { Emulator } from '../../src/emulator.js'
 import { atomicWrite, StateFile } from '../../src/node/state-file.js'
-import { ensureBuilt, it, tempDir } from '../support/cli.js'
+import { ensureBuilt, it, PATIENCE_MS, tempDir } from '../support/cli.js'
 
 /**
  * Issue 11: a `--state` file that cannot be written (read-only folder, full
@@ -20,10 +20,11 @@ let dir: Awaited<ReturnType<typeof tempDir>>
 beforeAll(async () => {
   await ensureBuilt()
   dir = await tempDir('presentation-emulator-state-failure-')
-}, 120_000)
+})
 afterAll(() => dir?.remove())
 
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+/** Polls `check` until it holds (rejects after `timeoutMs`: a hang). */
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = PATIENCE_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time')
@@ -107,13 +108,11 @@ describe('a state file that cannot be written', () => {
     expect(server.stderr).toMatch(/The last saved file is kept; the emulator keeps serving and retries/)
 
     await rm(path, { recursive: true })
-    await waitUntil(
-      async () =>
-        stat(path).then(
-          (s) => s.isFile(),
-          () => false,
-        ),
-      15_000,
+    await waitUntil(async () =>
+      stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      ),
     )
     const saved = JSON.parse(await readFile(path, 'utf8'))
     expect(saved.users.filter((user: { name: string }) => user.name.startsWith('blocked '))).toHaveLength(3)

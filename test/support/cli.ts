@@ -8,6 +8,19 @@ import { parseBody, requestInit, type SendOptions } from './http.js'
 
 /** Helpers for tests that run the real command line (`bin/presentation-emulator.js`) as a child process. */
 
+/**
+ * How long a helper waits for the CLI (to print, to exit, to listen) before it gives up. Only a hang
+ * takes this long, even on a busy machine: no test measures how soon anything happens.
+ */
+export const PATIENCE_MS = 120_000
+/**
+ * The time limit of a test that runs a whole tool (tsc over a consumer project, a nested vitest run):
+ * minutes of CPU on a busy machine. Like every limit here, it only stops a hang.
+ */
+export const HEAVY_MS = 600_000
+/** How long a test waits for another's build of the package (a build takes a minute or more on a busy machine). */
+const BUILD_PATIENCE_MS = 15 * 60_000
+
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const BIN = join(ROOT, 'bin', 'presentation-emulator.js')
 /** Written last by `npm run build`. */
@@ -47,18 +60,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export async function ensureBuilt(): Promise<void> {
   if (await distIsFresh()) return
   await mkdir(join(ROOT, 'node_modules', '.cache'), { recursive: true })
-  const deadline = Date.now() + 120_000
+  const deadline = Date.now() + BUILD_PATIENCE_MS
   for (;;) {
     try {
       await mkdir(LOCK)
       break
     } catch {
-      // Another worker builds: wait for it, then check again (a lock older than 2 minutes is stale).
+      // Another worker builds: wait for it, then check again (a lock older than the patience is stale).
       const age = await stat(LOCK).then(
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       )
-      if (age > 120_000) await rmdir(LOCK).catch(() => undefined)
+      if (age > BUILD_PATIENCE_MS) await rmdir(LOCK).catch(() => undefined)
       if (Date.now() > deadline) throw new Error(`timed out waiting for the build lock ${LOCK}`)
       await sleep(200)
     }
@@ -154,10 +167,19 @@ export class CliProcess {
   }
 
   /** Resolves with the first match of `pattern` in stdout; rejects if the process exits first or on timeout. */
-  waitForStdout(pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
+  waitForStdout(pattern: RegExp, timeoutMs = PATIENCE_MS): Promise<RegExpMatchArray> {
+    return this.#waitFor('stdout', pattern, timeoutMs)
+  }
+
+  /** Resolves with the first match of `pattern` in stderr; rejects if the process exits first or on timeout. */
+  waitForStderr(pattern: RegExp, timeoutMs = PATIENCE_MS): Promise<RegExpMatchArray> {
+    return this.#waitFor('stderr', pattern, timeoutMs)
+  }
+
+  #waitFor(stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const match = pattern.exec(this.#stdout)
+        const match = pattern.exec(stream === 'stdout' ? this.#stdout : this.#stderr)
         if (match !== null) return done(() => resolve(match))
         if (this.#exit !== undefined) {
           return done(() =>
@@ -172,7 +194,7 @@ export class CliProcess {
       const timer = setTimeout(
         () =>
           done(() =>
-            reject(new Error(`no ${pattern} on stdout within ${timeoutMs} ms\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`)),
+            reject(new Error(`no ${pattern} on ${stream} within ${timeoutMs} ms\nstdout:\n${this.#stdout}\nstderr:\n${this.#stderr}`)),
           ),
         timeoutMs,
       )
@@ -191,8 +213,8 @@ export class CliProcess {
     if (!this.hasExited) this.child.kill(signal)
   }
 
-  /** Waits for the exit, SIGKILLing the process after `timeoutMs`. */
-  async waitForExit(timeoutMs = 15_000): Promise<Exit> {
+  /** Waits for the exit, SIGKILLing the process after `timeoutMs` (then the exit shows the SIGKILL). */
+  async waitForExit(timeoutMs = PATIENCE_MS): Promise<Exit> {
     const timer = setTimeout(() => this.kill('SIGKILL'), timeoutMs)
     try {
       return await this.exited
@@ -202,7 +224,7 @@ export class CliProcess {
   }
 
   /** Sends `signal` and waits for the exit. */
-  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<Exit> {
+  async stop(signal: NodeJS.Signals = 'SIGTERM', timeoutMs = PATIENCE_MS): Promise<Exit> {
     this.kill(signal)
     return this.waitForExit(timeoutMs)
   }
@@ -245,10 +267,10 @@ export class CliLauncher {
     return this.#track(new CliServer(args, options))
   }
 
-  /** Runs the CLI to its end (killing it after `timeoutMs`, default 15 s). */
+  /** Runs the CLI to its end (killing it after `timeoutMs`, default `PATIENCE_MS`). */
   async run(args: string[], options: StartOptions = {}): Promise<Outcome> {
     const cli = this.spawn(args, options)
-    const exit = await cli.waitForExit(options.timeoutMs ?? 15_000)
+    const exit = await cli.waitForExit(options.timeoutMs ?? PATIENCE_MS)
     return { ...exit, stdout: cli.stdout, stderr: cli.stderr }
   }
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BIN, ensureBuilt, ROOT, tempDir } from './support/cli.js'
+import { BIN, ensureBuilt, PATIENCE_MS, ROOT, tempDir } from '../support/cli.js'
 
 /**
  * `npx presentation-emulator` in a project that depends on the package:
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await mkdir(join(project.path, 'node_modules', '.bin'), { recursive: true })
   await symlink(ROOT, join(project.path, 'node_modules', 'presentation-emulator'), 'dir')
   await symlink(BIN, join(project.path, 'node_modules', '.bin', 'presentation-emulator'))
-}, 120_000)
+})
 
 afterAll(async () => {
   for (const child of started) child.kill('SIGKILL')
@@ -49,7 +49,7 @@ function npx(args: string[], options: { npmFlags?: string[]; ownGroup?: boolean 
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
   const output = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + 20_000
+    const deadline = Date.now() + PATIENCE_MS
     for (;;) {
       const match = pattern.exec(stdout)
       if (match !== null) return match
@@ -60,9 +60,9 @@ function npx(args: string[], options: { npmFlags?: string[]; ownGroup?: boolean 
   return { child, exited, output }
 }
 
-/** Resolves once nothing answers at `origin` any more; rejects if it still answers after 10 s. */
+/** Resolves once nothing answers at `origin` any more; rejects if it still answers after `PATIENCE_MS` (a hang). */
 async function stopsAnswering(origin: string): Promise<void> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + PATIENCE_MS
   while (Date.now() < deadline) {
     const answered = await fetch(`${origin}/_emulator/health`).then(
       () => true,
@@ -71,7 +71,7 @@ async function stopsAnswering(origin: string): Promise<void> {
     if (!answered) return
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  throw new Error(`${origin} still answers 10 s after the signal`)
+  throw new Error(`${origin} still answers ${PATIENCE_MS / 1000} s after the signal`)
 }
 
 describe('npx presentation-emulator', () => {

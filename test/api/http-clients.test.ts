@@ -5,7 +5,7 @@ import ky from 'ky'
 import { setupServer } from 'msw/node'
 import { request as undiciRequest } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator } from '../src/index.js'
+import { createEmulator } from '../../src/index.js'
 
 /**
  * The README's table of HTTP clients × ways in, as tests: each client calls

@@ -3,7 +3,7 @@ import { mkdir, readdir, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, ROOT, tempDir } from './support/cli.js'
+import { ensureBuilt, HEAVY_MS, ROOT, tempDir } from '../support/cli.js'
 
 /**
  * The package as a consumer's TypeScript sees it: one export surface per
@@ -38,7 +38,7 @@ beforeAll(async () => {
   await symlink(join(ROOT, 'node_modules', 'msw'), join(consumer.path, 'node_modules', 'msw'), 'dir')
   await symlink(join(ROOT, 'node_modules', 'vitest'), join(consumer.path, 'node_modules', 'vitest'), 'dir')
   await symlink(join(ROOT, 'node_modules', '@types', 'node'), join(consumer.path, 'node_modules', '@types', 'node'), 'dir')
-}, 120_000)
+})
 
 afterAll(() => consumer?.remove())
 
@@ -164,7 +164,7 @@ describe('a consumer compile with skipLibCheck: false', () => {
     ],
   ] as const)(
     'type-checks a browser app without Node types, and no Node declaration reaches it (%s)',
-    { timeout: 120_000 },
+    { timeout: HEAVY_MS },
     async ([name, specifier, options]) => {
       expect(await typecheck(name, BROWSER_SOURCE(specifier), options)).toBe('')
     },
@@ -175,7 +175,7 @@ describe('a consumer compile with skipLibCheck: false', () => {
     ['node-node16', { ...NODE_OPTIONS, module: 'node16', moduleResolution: 'node16' }],
   ] as const)(
     'type-checks a Node consumer with listen, msw/node and the vitest helpers (%s)',
-    { timeout: 120_000 },
+    { timeout: HEAVY_MS },
     async ([name, options]) => {
       expect(await typecheck(name, NODE_SOURCE, options)).toBe('')
     },

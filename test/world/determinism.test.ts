@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createEmulator } from '../src/index.js'
+import { createEmulator } from '../../src/index.js'
 
 /** A fixed script of requests; returns every response body as text. */
 async function script(seed: number): Promise<string[]> {

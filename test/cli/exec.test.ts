@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
-import { keyVariable } from '../src/cli/main.js'
-import { ensureBuilt, it, killAll, tempDir } from './support/cli.js'
+import { keyVariable } from '../../src/cli/main.js'
+import { ensureBuilt, it, killAll, tempDir } from '../support/cli.js'
 
 /**
  * `presentation-emulator exec [flags] -- <command...>`, run as a user runs
  * it: a real CLI process running a real command (a small node script).
  */
 
-beforeAll(() => ensureBuilt(), 120_000)
+beforeAll(() => ensureBuilt())
 afterAll(() => killAll())
 
 /** `exec -- node -e <script>` with the given exec flags. */

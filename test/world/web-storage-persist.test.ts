@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEFAULT_PERSIST_KEY, type WebStorageLike } from '../src/adapters/web-storage.js'
-import { createEmulator as createBrowserEmulator } from '../src/browser.js'
-import { createEmulator, type PresentationEmulatorBase } from '../src/index.js'
+import { DEFAULT_PERSIST_KEY, type WebStorageLike } from '../../src/adapters/web-storage.js'
+import { createEmulator as createBrowserEmulator } from '../../src/browser.js'
+import { createEmulator, type PresentationEmulatorBase } from '../../src/index.js'
 
 /**
  * The `persist` option as a page uses it, with a Web Storage stand-in (the
