@@ -79,7 +79,7 @@ describe('serving with the default flags', () => {
   it('prints a banner with the base URL, the control-plane URL, the editor URL and the four fixture keys', () => {
     const origin = server.origin
     expect(server.stdout).toContain(`API base URL   ${origin}/v1`)
-    expect(server.stdout).toContain(`Control plane  ${origin}/_emulator`)
+    expect(server.stdout).toContain(`Control plane  ${origin}/_emulator/state (JSON; every control route is under /_emulator/)\n`)
     expect(server.stdout).toContain(`Dashboard      ${origin}/_emulator\n`)
     // A real editor URL, ready to open.
     expect(server.stdout).toContain(`Editor         ${origin}/editor/welcome-deck\n`)
@@ -87,6 +87,10 @@ describe('serving with the default flags', () => {
     for (const key of FIXTURE_KEYS) expect(server.stdout).toMatch(new RegExp(`^\\s+${key}\\s`, 'm'))
     expect(server.stdout).toMatch(/pres_test_revoked .*\(revoked\)/)
     expect(server.stdout).toMatch(/pres_test_bob .*\(0 credits\)/)
+    // A personal team is said to be one, not named again after its user; a shared team is named.
+    expect(server.stdout).toMatch(/pres_test_alice {2,}Alice Anderson → personal team \(/)
+    expect(server.stdout).toMatch(/pres_test_alice_acme {2,}Alice Anderson → Acme \(/)
+    expect(server.stdout).not.toMatch(/(\b[A-Z]\w+ [A-Z]\w+) → \1\b/)
   })
 
   it('logs one line per API request, with method, path, status and operation', async () => {
