@@ -87,7 +87,7 @@ describe('serving with the default flags', () => {
     for (const key of FIXTURE_KEYS) expect(server.stdout).toMatch(new RegExp(`^\\s+${key}\\s`, 'm'))
     expect(server.stdout).toMatch(/pres_test_revoked .*\(revoked\)/)
     expect(server.stdout).toMatch(/pres_test_bob .*\(0 credits\)/)
-    // A personal team is said to be one, not named again after its user; a shared team is named.
+    // A personal team named after its user is said to be one, not named again; other teams are named.
     expect(server.stdout).toMatch(/pres_test_alice {2,}Alice Anderson → personal team \(/)
     expect(server.stdout).toMatch(/pres_test_alice_acme {2,}Alice Anderson → Acme \(/)
     expect(server.stdout).not.toMatch(/(\b[A-Z]\w+ [A-Z]\w+) → \1\b/)
@@ -370,7 +370,7 @@ describe.concurrent('with --rate-limit 2 --public-url URL --admin-token T', () =
   })
 
   it('requires the admin token on /_emulator but not on /v1', async () => {
-    expect(server.stdout).toContain('/_emulator (admin token required)')
+    expect(server.stdout).toContain('/_emulator/state (JSON; every control route is under /_emulator/) (admin token required)')
     expect((await server.request('GET', '/_emulator/health', { key: null })).status).toBe(401)
     expect((await server.request('GET', '/_emulator/health', { key: 'wrong' })).status).toBe(401)
     expect((await server.request('GET', '/_emulator/health', admin)).status).toBe(200)

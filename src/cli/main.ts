@@ -169,8 +169,8 @@ function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, st
       const user = world.users.get(key.userId)?.name ?? key.userId
       const team = world.teams.get(key.teamId)
       const note = key.revokedAt !== null ? 'revoked' : `${team?.credits ?? 0} credits`
-      // A personal team is named after its user: "Alice Anderson → Alice Anderson" said nothing.
-      const scope = team === undefined ? key.teamId : team.personalOf !== null ? 'personal team' : team.name
+      // A personal team named after its user printed "Alice Anderson → Alice Anderson", which said nothing.
+      const scope = team === undefined ? key.teamId : team.personalOf !== null && team.name === user ? 'personal team' : team.name
       return `    ${key.key.padEnd(24)} ${user} → ${scope} (${note})`
     })
   const firstKey = world.apiKeys.all().find((key) => key.revokedAt === null)?.key ?? 'pres_…'
