@@ -28,6 +28,14 @@ const GROUP: Record<OperationId, string> = {
   stopSlideEditing: 'Slides',
 }
 
+/** The spec's headings that group the endpoints: `Endpoints › Projects`, … */
+export const ENDPOINT_GROUPS: readonly string[] = [...new Set(Object.values(GROUP))].map((group) => `Endpoints › ${group}`)
+
+/** The group heading an endpoint's heading is under. */
+export function endpointGroup(id: OperationId): string {
+  return `Endpoints › ${GROUP[id]}`
+}
+
 /** The spec's heading of an endpoint: `Endpoints › Projects › PATCH /projects/{slug} (renameProject)`. */
 export function endpoint(id: OperationId): string {
   const route = routes[id]
@@ -55,7 +63,20 @@ export const Clauses = {
   json: 'What the service does › JSON bodies',
 } as const
 
-/** A section of the emulator contract: `Emulator contract §4 › list order`. */
-export function contract(section: string): string {
+/**
+ * The sections of the emulator contract the emulator checks name: a closed
+ * list, so the shipped reference (reference/api.md) has a section for each.
+ */
+export const CONTRACT_SECTIONS = [
+  '§2 › the seeded world',
+  '§3 › access rules',
+  '§3 › rate limit',
+  '§4 › choices for "not shown" items',
+  '§5 › control plane',
+] as const
+export type ContractSection = (typeof CONTRACT_SECTIONS)[number]
+
+/** A section of the emulator contract: `Emulator contract §4 › choices for "not shown" items`. */
+export function contract(section: ContractSection): string {
   return `Emulator contract ${section}`
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod'
 import { retryAfterSeconds, type ControlClient, type OperationId, type OperationInput } from '../src/client/index.js'
 import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
+import { refOf } from './reference.js'
 import { curlCommand, keyCredential, literalCredential, NO_KEY, redactedHeaders, type Credential, type KeyRole } from './curl.js'
 import { shown, same } from './facts/compare.js'
 import { prefixOf } from './facts/model.js'
@@ -101,6 +102,8 @@ export class ScenarioContext {
   readonly failures: Finding[] = []
   readonly warnings: Finding[] = []
   readonly notes: string[] = []
+  /** How long (ms, the target's time) this scenario's requests waited for the rate limit (pacing and unexpected 429s). */
+  rateLimitWaitMs = 0
   /** The steps of a scenario written in steps, in order. */
   readonly steps: StepResult[] = []
   /** Steps that did not complete (they threw), or were skipped: what depends on them is skipped. */
@@ -322,7 +325,7 @@ export class ScenarioContext {
     const credential = options.credential ?? this.#credential(actor, key, request.authorization)
     for (let attempt = 0; ; attempt++) {
       // A scenario that expects a 429 is not paced: it is there to meet the limit.
-      if (key !== null && !options.expectRateLimit) await this.run.pacer.acquire(key)
+      if (key !== null && !options.expectRateLimit) this.rateLimitWaitMs += await this.run.pacer.acquire(key)
       this.run.requests += 1
       const { request: sent, response, durationMs } = await this.target.client.raw({ ...request, apiKey: key })
       const text = await response.text()
@@ -355,6 +358,7 @@ export class ScenarioContext {
         const wait = after !== undefined && after > 0 ? after * 1000 : reset !== undefined && reset > now ? reset - now + 250 : 60_000
         this.note(`unexpected 429 on ${sent.method} ${sent.url}; waited ${Math.round(wait / 1000)} s and sent it again`)
         if (key !== null) this.run.pacer.exhausted(key, now + wait)
+        this.rateLimitWaitMs += wait
         await this.target.clock.sleep(wait)
         continue
       }
@@ -443,7 +447,7 @@ export class ScenarioContext {
   // ---------------------------------------------------------------- checks
 
   #record(level: Level, clause: string, message: string, detail: CheckDetail = {}): void {
-    const finding: Finding = { level, clause, message }
+    const finding: Finding = { level, clause, ref: refOf(clause), message }
     if ('expected' in detail) finding.expected = show(detail.expected)
     if ('actual' in detail) finding.actual = show(detail.actual)
     if (detail.exchange !== undefined) {

@@ -23,6 +23,8 @@ interface Bucket {
   resetAt: number | undefined
   /** Serialises acquisitions, so concurrent scenarios don't overspend. */
   tail: Promise<unknown>
+  /** The wait (ms) a turn of this key is sleeping through, if any: a request queued behind it waits as long. */
+  sleeping: number | undefined
 }
 
 /** Reads `X-RateLimit-Reset` in any of the forms servers use: epoch seconds or ms, seconds from now, or a date. */
@@ -51,22 +53,37 @@ export class Pacer {
   #bucket(key: string): Bucket {
     let bucket = this.#buckets.get(key)
     if (bucket === undefined)
-      this.#buckets.set(key, (bucket = { log: [], remaining: undefined, resetAt: undefined, tail: Promise.resolve() }))
+      this.#buckets.set(key, (bucket = { log: [], remaining: undefined, resetAt: undefined, tail: Promise.resolve(), sleeping: undefined }))
     return bucket
   }
 
-  /** Waits, if needed, until a request with `key` fits in the limit, then counts it. */
-  acquire(key: string): Promise<void> {
-    if (!this.enabled) return Promise.resolve()
+  /**
+   * Waits, if needed, until a request with `key` fits in the limit, then
+   * counts it. Resolves to how long (ms, the target's time) it waited for
+   * the limit: its own wait, plus the one it was queued behind.
+   */
+  acquire(key: string): Promise<number> {
+    if (!this.enabled) return Promise.resolve(0)
     const bucket = this.#bucket(key)
+    const behind = bucket.sleeping ?? 0
+    const sleep = async (ms: number) => {
+      bucket.sleeping = ms
+      try {
+        await this.clock.sleep(ms)
+      } finally {
+        bucket.sleeping = undefined
+      }
+      return ms
+    }
     const turn = bucket.tail.then(async () => {
+      let waited = behind
       let now = await this.clock.now()
       if (bucket.remaining !== undefined && bucket.resetAt !== undefined) {
         if (now >= bucket.resetAt) {
           bucket.remaining = undefined
           bucket.resetAt = undefined
         } else if (bucket.remaining <= RESERVE) {
-          await this.clock.sleep(bucket.resetAt - now + 250)
+          waited += await sleep(bucket.resetAt - now + 250)
           bucket.remaining = undefined
           bucket.resetAt = undefined
           now = await this.clock.now()
@@ -74,12 +91,13 @@ export class Pacer {
       }
       bucket.log = bucket.log.filter((time) => time > now - WINDOW_MS)
       if (bucket.remaining === undefined && bucket.log.length >= SPEC_RATE_LIMIT - RESERVE) {
-        await this.clock.sleep(bucket.log[0]! + WINDOW_MS - now + 250)
+        waited += await sleep(bucket.log[0]! + WINDOW_MS - now + 250)
         now = await this.clock.now()
         bucket.log = bucket.log.filter((time) => time > now - WINDOW_MS)
       }
       bucket.log.push(now)
       if (bucket.remaining !== undefined) bucket.remaining -= 1
+      return waited
     })
     bucket.tail = turn.catch(() => undefined)
     return turn

@@ -162,6 +162,7 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
     failures: ctx.failures,
     warnings: ctx.warnings,
     notes: ctx.notes,
+    ...(ctx.rateLimitWaitMs === 0 ? {} : { rateLimitWaitMs: Math.round(ctx.rateLimitWaitMs) }),
     ...(ctx.steps.length === 0 ? {} : { steps: ctx.steps }),
   }
 }

@@ -80,8 +80,10 @@ export interface Exchange {
 /** A check that did not hold. */
 export interface Finding {
   level: Level
-  /** The spec's section heading (or the contract's, for emulator checks). */
+  /** The spec's section heading (or the contract's, for emulator checks). Baselines store it. */
   clause: string
+  /** The section of the shipped reference that states the rule: `reference/api.md#<anchor>` in the package. */
+  ref: string
   message: string
   expected?: string
   actual?: string
@@ -124,6 +126,8 @@ export interface ScenarioResult {
   failures: Finding[]
   warnings: Finding[]
   notes: string[]
+  /** How long (ms, the target's time) its requests waited for the rate limit; absent when they never did. */
+  rateLimitWaitMs?: number
   /** The scenario's steps, when it is written in steps. */
   steps?: StepResult[]
 }

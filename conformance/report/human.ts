@@ -16,6 +16,12 @@ export function scenarioLine(result: ScenarioResult): string {
   return [line, ...steps].join('\n')
 }
 
+/** Why a scenario took long: the time its requests waited for the rate limit, when they did. */
+function waitText(result: ScenarioResult): string {
+  const waited = result.rateLimitWaitMs
+  return waited === undefined ? '' : `; its requests waited ${waited} ms for the rate limit`
+}
+
 function scenarioHeadline(result: ScenarioResult): string {
   const kind = result.kind === 'emulator' ? ' [emulator]' : ''
   const tail =
@@ -25,7 +31,7 @@ function scenarioHeadline(result: ScenarioResult): string {
         ? `  expected failure (baseline), ${result.failures.length} finding(s)`
         : result.outcome === 'stale'
           ? `  STALE: ${result.reason}`
-          : `  (${result.checks} checks${result.warnings.length > 0 ? `, ${result.warnings.length} warning(s)` : ''}, ${result.durationMs} ms)`
+          : `  (${result.checks} checks${result.warnings.length > 0 ? `, ${result.warnings.length} warning(s)` : ''}, ${result.durationMs} ms${waitText(result)})`
   return `${MARK[result.outcome]} ${result.id}${kind}  ${result.title}${tail}`
 }
 
@@ -38,7 +44,7 @@ function indent(text: string, prefix: string): string {
 
 /** A finding in full: clause, level, expected vs actual, the exchange and a curl reproduction. */
 export function findingText(finding: Finding): string {
-  const lines = [`${finding.level}  ${finding.clause}`, `  ${finding.message}`]
+  const lines = [`${finding.level}  ${finding.clause}`, `  ${finding.message}`, `  see:      ${finding.ref}`]
   if (finding.expected !== undefined) lines.push(`  expected: ${finding.expected}`)
   if (finding.actual !== undefined) lines.push(`  actual:   ${finding.actual}`)
   if (finding.exchange !== undefined) {
@@ -113,7 +119,11 @@ export function summaryText(report: Report): string {
   }
   out.push('', coverageText(report))
   if (report.createdProjects.length > 0) {
-    out.push('', `Projects this run created (the API has no delete; their names start with conformance-${report.runId}):`)
+    // The list shows slugs, which the server chooses: only the names are sure to carry the run's prefix.
+    out.push(
+      '',
+      `Projects this run created, by slug (the API has no delete; their names start with "conformance-${report.runId}", their slugs are the server's choice):`,
+    )
     out.push(indent(report.createdProjects.join('\n'), '  '))
   }
   const s = report.summary

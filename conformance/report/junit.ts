@@ -21,7 +21,9 @@ function testcase(result: ScenarioResult): string {
   if (result.outcome === 'skip') parts.push(`<skipped message="${escapeXml(result.reason ?? '')}"/>`)
   else if (result.outcome === 'fail' || result.outcome === 'stale') {
     const message =
-      result.outcome === 'stale' ? (result.reason ?? 'stale') : `${result.failures[0]?.clause}: ${result.failures[0]?.message}`
+      result.outcome === 'stale'
+        ? (result.reason ?? 'stale')
+        : `${result.failures[0]?.clause}: ${result.failures[0]?.message} (${result.failures[0]?.ref})`
     const body = result.outcome === 'stale' ? (result.reason ?? '') : result.failures.map(findingText).join('\n\n')
     parts.push(
       `<failure message="${escapeXml(message)}" type="${result.outcome === 'stale' ? 'StaleBaseline' : 'MUST'}">${escapeXml(body)}</failure>`,

@@ -259,6 +259,7 @@ function stepLines(record: StepRecord, base: string): string[] {
   if (d !== undefined) {
     out.push(`        ✗ ${divergenceText(d)}`)
     out.push(`          ${clip(`${d.statement} — ${d.clause}`, 240)}`)
+    out.push(`          see: ${d.ref}`)
   }
   const agreed = agreedText(record, d?.fact)
   if (agreed !== '') out.push(`        ${d === undefined ? 'held' : 'also held'}: ${clip(agreed, 220)}`)

@@ -13,6 +13,7 @@ import fc from 'fast-check'
 import * as z from 'zod'
 import { createClient, createControlClient, type ControlClient } from '../../src/client/index.js'
 import { Clauses, endpoint } from '../clauses.js'
+import { refOf } from '../reference.js'
 import { type Actor, type RunState, ScenarioContext } from '../context.js'
 import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
 import { Pacer } from '../pacer.js'
@@ -83,6 +84,8 @@ export interface Divergence {
   fact: string
   /** The heading that requires it. */
   clause: string
+  /** The section of the shipped reference that states it (`reference/api.md#<anchor>`). */
+  ref: string
   statement: string
   /** What the fact was about (a project, a config key, a slide file). */
   subject?: string
@@ -194,6 +197,7 @@ function divergenceOf(target: Observation, oracle: Observation | undefined): Div
       return {
         ...status,
         clause: operationId === undefined ? Clauses.errors : endpoint(operationId),
+        ref: refOf(operationId === undefined ? Clauses.errors : endpoint(operationId)),
         statement: 'the step is answered with the status the spec requires (the emulator’s, as the oracle)',
       }
   }
@@ -203,6 +207,7 @@ function divergenceOf(target: Observation, oracle: Observation | undefined): Div
   return {
     fact: broken.fact.id,
     clause: broken.clause,
+    ref: refOf(broken.clause),
     statement: broken.fact.statement,
     ...(broken.miss?.subject === undefined ? {} : { subject: broken.miss.subject }),
     target: broken.miss?.actual,

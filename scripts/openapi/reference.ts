@@ -28,7 +28,7 @@ function refName(schema: Schema): string | undefined {
 }
 
 /** A short type of a schema: `string 1–200`, `uri[] ≤ 20`, `ProjectConfig`, `"true" \| "false"`. */
-function typeOf(document: Schema, schema: Schema): string {
+export function typeOf(document: Schema, schema: Schema): string {
   const name = refName(schema)
   if (name !== undefined) return name
   const s = schema
@@ -68,7 +68,7 @@ function typeOf(document: Schema, schema: Schema): string {
 }
 
 /** The fields of an object schema: `name: string 1–200`, optional ones with `?`. */
-function fields(document: Schema, schema: Schema | undefined): string {
+export function fields(document: Schema, schema: Schema | undefined): string {
   if (schema === undefined) return ''
   const name = refName(schema)
   const resolved = resolve(document, schema)

@@ -169,7 +169,9 @@ function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, st
       const user = world.users.get(key.userId)?.name ?? key.userId
       const team = world.teams.get(key.teamId)
       const note = key.revokedAt !== null ? 'revoked' : `${team?.credits ?? 0} credits`
-      return `    ${key.key.padEnd(24)} ${user} → ${team?.name ?? key.teamId} (${note})`
+      // A personal team named after its user printed "Alice Anderson → Alice Anderson", which said nothing.
+      const scope = team === undefined ? key.teamId : team.personalOf !== null && team.name === user ? 'personal team' : team.name
+      return `    ${key.key.padEnd(24)} ${user} → ${scope} (${note})`
     })
   const firstKey = world.apiKeys.all().find((key) => key.revokedAt === null)?.key ?? 'pres_…'
   // A real editor URL to open: the seeded welcome deck, else the first project.
@@ -177,7 +179,8 @@ function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, st
   return [
     `Presentation Service emulator ${VERSION} listening on ${server.origin}`,
     `  API base URL   ${server.origin}/v1`,
-    `  Control plane  ${server.origin}/_emulator${flags.adminToken ? ' (admin token required)' : ''}`,
+    // The dashboard is the page at /_emulator; the control plane is the JSON API under it (one URL each).
+    `  Control plane  ${server.origin}/_emulator/state (JSON; every control route is under /_emulator/)${flags.adminToken ? ' (admin token required)' : ''}`,
     `  Dashboard      ${server.origin}/_emulator${flags.adminToken ? '?token=<admin token>' : ''}`,
     `  Editor         ${base}/editor/${slug === undefined ? '<project slug>' : encodeURIComponent(slug)}`,
     `  Seed ${flags.seed} · clock ${flags.clock} · time scale ${flags.timeScale} · rate limit ${flags.rateLimit === 0 ? 'off' : `${flags.rateLimit}/min`}${flags.allowRemoteImages ? ' · remote images allowed' : ''}${flags.state ? ` · state ${flags.state}${stateLoaded ? ' (loaded)' : ' (new)'}` : ''}`,

@@ -343,8 +343,8 @@ export function dashboardPage(source: DashboardSource, options: { eventsUrl: str
 </form></section>
 <section class="card"><h2>Faults</h2><form class="card-body form" id="form-fault">
 <div class="form-row">${field('Operation', `<select name="operationId"><option value="*">* (every operation)</option>${OPERATION_IDS.map((id) => `<option value="${id}">${id}</option>`).join('')}</select>`)}</div>
-<div class="form-row">${field('Status', '<input name="status" type="number" min="400" max="599" placeholder="500">')}${field('Times (0 = until removed)', '<input name="times" type="number" min="0" step="1" value="1">')}</div>
-<div class="form-row">${field('Delay (ms)', '<input name="delayMs" type="number" min="0" max="120000" step="1" placeholder="0">')}${field('Only for key (optional)', '<input name="apiKey" list="dl-keys" autocomplete="off" placeholder="key_… or pres_…">')}</div>
+<div class="form-row">${field('Status', '<input name="status" type="number" min="400" max="599" value="500">')}${field('Times (0 = until removed)', '<input name="times" type="number" min="0" step="1" value="1">')}</div>
+<div class="form-row">${field('Delay (ms)', '<input name="delayMs" type="number" min="0" max="120000" step="1" value="0">')}${field('Only for key (optional)', '<input name="apiKey" list="dl-keys" autocomplete="off" placeholder="key_… or pres_…">')}</div>
 <div class="form-row">${field('Error text (optional)', '<input name="error" autocomplete="off">')}</div>
 <div class="form-row"><button class="btn btn-primary" type="submit">Add fault</button><button type="button" class="btn" data-action="faults-clear">Clear all faults</button></div>
 </form></section>

@@ -278,7 +278,9 @@ body.dashboard-page{background:#f1f5f9}
 .field input,.field select{font:inherit;font-size:.85rem;font-weight:400;color:#0f172a;padding:.4rem .5rem;border:1px solid #cbd5e1;border-radius:.45rem;background:#fff;min-width:0;width:100%}
 .field input:focus,.field select:focus{border-color:#2563eb;outline:2px solid #bfdbfe;outline-offset:0}
 .hint{font-size:.75rem;color:#64748b;margin:0}
-.table-wrap{overflow:auto}
+.card>.table-wrap:last-child{border-radius:0 0 .8rem .8rem}
+/* Shadows at an edge the table scrolls past (white covers them at the ends): a wide table shows that it scrolls. */
+.table-wrap{overflow:auto;background:linear-gradient(90deg,#fff 30%,rgba(255,255,255,0)) 0 0/2rem 100% no-repeat local,linear-gradient(270deg,#fff 30%,rgba(255,255,255,0)) 100% 0/2rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgba(15,23,42,.2),transparent) 0 0/.75rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgba(15,23,42,.2),transparent) 100% 0/.75rem 100% no-repeat scroll}
 table.data{border-collapse:collapse;width:100%;font-size:.82rem}
 table.data th{position:sticky;top:0;background:#f8fafc;text-align:left;font-weight:650;color:#475569;font-size:.72rem;text-transform:uppercase;letter-spacing:.04em;padding:.5rem .7rem;border-bottom:1px solid #e2e8f0;white-space:nowrap}
 table.data td{padding:.45rem .7rem;border-bottom:1px solid #f1f5f9;vertical-align:middle}
@@ -315,6 +317,7 @@ table.data td.actions .btn+.btn{margin-left:.3rem}
   .dash{grid-template-columns:minmax(0,1fr);padding:.8rem;gap:.9rem}
   table.data .hide-narrow{display:none}
   table.data .mono{word-break:break-all}
+  table.data .key-value{white-space:normal;word-break:break-all}
   table.data td.actions{white-space:normal;text-align:left}
   table.data td.actions .btn{margin:.15rem .3rem .15rem 0}
   table.data td.actions .btn+.btn{margin-left:0}

@@ -229,10 +229,32 @@ describe('the dashboard in Chromium', () => {
     }
   })
 
+  it('adds a fault with the Faults form as it loads (its fields start with real values, not placeholders)', async () => {
+    const { page } = await open()
+    await page.locator('#form-fault button[type="submit"]').click()
+    expect((await lastResult(page, 'Add a fault on *')).status).toBe('201')
+    // 500 on every operation, once.
+    expect((await served.api('GET', '/teams', ALICE)).status).toBe(500)
+    expect((await served.api('GET', '/teams', ALICE)).status).toBe(200)
+  })
+
   it('fits a phone', async () => {
     await served.api('POST', '/projects/generate', ACME, { prompt: 'Phone deck' })
     const { page } = await open('/_emulator', { phone: true })
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    // The API keys table fits: its key values wrap, so no Reveal, Copy or Revoke button is cut off at the edge.
+    const keys = await page.evaluate(() => {
+      const buttons = [...document.querySelectorAll<HTMLElement>('button[data-action^="key-"]')]
+      const wrap = buttons[0]!.closest('.table-wrap')!
+      const box = wrap.getBoundingClientRect()
+      return {
+        buttons: buttons.length,
+        overflow: wrap.scrollWidth - wrap.clientWidth,
+        cut: buttons.filter((b) => b.getBoundingClientRect().right > box.right + 0.5).map((b) => b.textContent),
+      }
+    })
+    expect(keys.buttons).toBeGreaterThan(6)
+    expect(keys).toMatchObject({ overflow: 0, cut: [] })
     await page.screenshot({ path: screenshotPath('dashboard-phone') })
     await page.locator('#jobs-card').scrollIntoViewIfNeeded()
     await page.screenshot({ path: screenshotPath('dashboard-phone-jobs') })

@@ -165,4 +165,23 @@ describe('the README browser recipe in a Vite app', () => {
     const added = (await jsBytes(prod)) - (await jsBytes(join(app.path, 'dist-plain')))
     expect(added).toBeLessThan(1024)
   })
+
+  it('is what the README warns of: `vite preview` of a plain build answers an /api/v1 GET with 200 and index.html', async () => {
+    const { preview } = await import('vite')
+    const previewed = await preview({
+      root: app.path,
+      logLevel: 'silent',
+      build: { outDir: 'dist-prod' },
+      preview: { host: '127.0.0.1', port: 0, strictPort: false },
+    })
+    try {
+      const base = previewed.resolvedUrls!.local[0]!
+      const res = await fetch(new URL('api/v1/projects', base), { headers: { authorization: 'Bearer pres_test_alice' } })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+      expect(await res.text()).toContain('<pre id="app">')
+    } finally {
+      await previewed.close()
+    }
+  })
 })

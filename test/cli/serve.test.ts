@@ -79,7 +79,7 @@ describe('serving with the default flags', () => {
   it('prints a banner with the base URL, the control-plane URL, the editor URL and the four fixture keys', () => {
     const origin = server.origin
     expect(server.stdout).toContain(`API base URL   ${origin}/v1`)
-    expect(server.stdout).toContain(`Control plane  ${origin}/_emulator`)
+    expect(server.stdout).toContain(`Control plane  ${origin}/_emulator/state (JSON; every control route is under /_emulator/)\n`)
     expect(server.stdout).toContain(`Dashboard      ${origin}/_emulator\n`)
     // A real editor URL, ready to open.
     expect(server.stdout).toContain(`Editor         ${origin}/editor/welcome-deck\n`)
@@ -87,6 +87,10 @@ describe('serving with the default flags', () => {
     for (const key of FIXTURE_KEYS) expect(server.stdout).toMatch(new RegExp(`^\\s+${key}\\s`, 'm'))
     expect(server.stdout).toMatch(/pres_test_revoked .*\(revoked\)/)
     expect(server.stdout).toMatch(/pres_test_bob .*\(0 credits\)/)
+    // A personal team named after its user is said to be one, not named again; other teams are named.
+    expect(server.stdout).toMatch(/pres_test_alice {2,}Alice Anderson → personal team \(/)
+    expect(server.stdout).toMatch(/pres_test_alice_acme {2,}Alice Anderson → Acme \(/)
+    expect(server.stdout).not.toMatch(/(\b[A-Z]\w+ [A-Z]\w+) → \1\b/)
   })
 
   it('logs one line per API request, with method, path, status and operation', async () => {
@@ -366,7 +370,7 @@ describe.concurrent('with --rate-limit 2 --public-url URL --admin-token T', () =
   })
 
   it('requires the admin token on /_emulator but not on /v1', async () => {
-    expect(server.stdout).toContain('/_emulator (admin token required)')
+    expect(server.stdout).toContain('/_emulator/state (JSON; every control route is under /_emulator/) (admin token required)')
     expect((await server.request('GET', '/_emulator/health', { key: null })).status).toBe(401)
     expect((await server.request('GET', '/_emulator/health', { key: 'wrong' })).status).toBe(401)
     expect((await server.request('GET', '/_emulator/health', admin)).status).toBe(200)

@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type CheckRecord, FACTS, main, type Report, runConformance, SCENARIOS, SPEC_ITEMS } from '../../conformance/index.js'
 import { runWalk } from '../../conformance/walk/walk.js'
+import { CONTENTS_ANCHOR, REFERENCE_CLAUSES, refOf } from '../../conformance/reference.js'
 import { createEmulator } from '../../src/index.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
 import { manualClockOf } from './variants.js'
@@ -251,3 +252,12 @@ async function realAnswers(): Promise<Map<OperationId, unknown>> {
   await emulator.close()
   return answers
 }
+
+describe('the clauses of the checks the kit made', () => {
+  it('each have a section of their own in the shipped reference (a finding’s ref)', () => {
+    const clauses = [...new Set(checks.map((check) => check.clause))]
+    expect(clauses.length).toBeGreaterThan(30)
+    expect(clauses.filter((clause) => !REFERENCE_CLAUSES.includes(clause))).toEqual([])
+    expect(clauses.filter((clause) => refOf(clause).endsWith(`#${CONTENTS_ANCHOR}`))).toEqual([])
+  })
+})

@@ -167,3 +167,15 @@ describe('the end of a report', () => {
     expect(summaryText(report)).not.toContain('Projects this run created')
   })
 })
+
+describe('the list of projects a run created', () => {
+  it('says the names carry the run prefix and the slugs are the server’s choice', async () => {
+    const report = await runConformance({ grep: '^projects\\.rename$', seed: 1 })
+    expect(report.createdProjects.length).toBeGreaterThan(0)
+    const text = summaryText(report)
+    expect(text).toContain(
+      `Projects this run created, by slug (the API has no delete; their names start with "conformance-${report.runId}", their slugs are the server's choice):`,
+    )
+    for (const slug of report.createdProjects) expect(text).toContain(`  ${slug}`)
+  })
+})
