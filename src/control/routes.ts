@@ -149,6 +149,11 @@ export function controlRoutes(): RouteTable<ControlRoute> {
     )
     .add(
       'GET',
+      '/_emulator/requests.har',
+      route(200, (c, { query }) => c.requestsHar(query)),
+    )
+    .add(
+      'GET',
       '/_emulator/requests/wait',
       route(200, async (c, { query }) => {
         const { timeoutMs, bodyLimit, ...filter } = query
