@@ -211,8 +211,17 @@ await build({
   // Whitespace and syntax only: names stay, so stack traces stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
-  // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins, and the proxy's
+  // recorder write-file-atomic, which reads `__filename`.
+  banner: {
+    js: [
+      "import { createRequire as __createRequire } from 'node:module';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      'const require = __createRequire(import.meta.url);',
+      'const __filename = __fileURLToPath(import.meta.url);',
+      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
 })
 
 // The CLI on its own, with all it imports inside (zod, commander,
