@@ -121,6 +121,8 @@ export function harEntryOf(exchange: SeenExchange, labels: KeyLabels, bodyLimit 
 export class HarRecorder {
   readonly labels = new KeyLabels()
   readonly #entries: HarEntry[] = []
+  /** Each entry's JSON, made once: a rewrite joins them instead of serialising the whole log again. */
+  readonly #serialized: string[] = []
   #written: Promise<void> = Promise.resolve()
   #pending: Promise<void> | undefined
   #error: Error | undefined
@@ -154,7 +156,9 @@ export class HarRecorder {
   }
 
   add(exchange: SeenExchange): void {
-    this.#entries.push(harEntryOf(exchange, this.labels, this.bodyLimit))
+    const entry = harEntryOf(exchange, this.labels, this.bodyLimit)
+    this.#entries.push(entry)
+    this.#serialized.push(JSON.stringify(entry))
     this.#schedule()
   }
 
@@ -175,7 +179,9 @@ export class HarRecorder {
 
   async #write(): Promise<void> {
     try {
-      await writeFileAtomic(this.file, `${JSON.stringify(this.document(), null, 1)}\n`, { mode: 0o600 })
+      const { entries: _, ...log } = this.document().log
+      const head = JSON.stringify({ log }).slice(0, -2)
+      await writeFileAtomic(this.file, `${head},"entries":[\n${this.#serialized.join(',\n')}\n]}}\n`, { mode: 0o600 })
       this.#error = undefined
     } catch (error) {
       this.#error = error as Error

@@ -8,7 +8,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { VERSION } from '../../src/client/index.js'
 import { integer, unwritable, url } from '../cli.js'
-import { summaryText } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { DEFAULT_RECORD_BODY_LIMIT, HarRecorder } from '../har/recorder.js'
 import { judgementLine } from './judge.js'
@@ -145,7 +144,11 @@ export async function proxyMain(argv: readonly string[], io: Io, stop: Promise<u
     }
   }
   const report = proxy.judge.report(proxy.startedAt, Date.now() - proxy.startedAt.getTime(), flags.baseUrl)
-  io.err(`${proxy.judge.exchanges} exchanges judged\n${summaryText(report)}\n`)
+  const s = report.summary
+  const notes = report.scenarios.reduce((n, r) => n + r.notes.length, 0)
+  io.err(
+    `${proxy.judge.exchanges} exchanges judged · ${s.total} facts applied: ${s.passed} held, ${s.failed} with a MUST failing · ${s.warnings} warning(s) · ${notes} note(s)\n`,
+  )
   if (flags.reporter !== undefined) {
     const text = flags.reporter === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report)
     if (flags.output === undefined) io.out(text)

@@ -153,10 +153,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       done = resolve
     })
     inFlight.add(finished)
-    const end = () => {
+    /** The exchange is over on the wire (what "overlapped" reads). */
+    let over = false
+    const closeExchange = () => {
+      if (over) return
+      over = true
       open -= 1
       ends.push(performance.now())
       if (ends.length > 64) ends.shift()
+    }
+    /** …and judged and recorded (what `idle()` waits for). */
+    const end = () => {
+      closeExchange()
       inFlight.delete(finished)
       done()
     }
@@ -173,35 +181,40 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         // Another exchange that ended after this one started overlapped it.
         const overlappedByEnded = ends.some((t) => t > started)
         const durationMs = performance.now() - started
-        try {
-          if (requestCopy.cut || responseCopy.cut)
-            options.onProblem?.(`${req.method} ${url.pathname}: a body over ${JUDGE_LIMIT} bytes passed through unjudged`)
-          else
-            judged(
-              {
-                startedAt: startedWall,
-                durationMs,
-                method: req.method ?? 'GET',
-                url: target.href,
-                requestHeaders: flat(headers),
-                requestBody: requestCopy.size === 0 ? undefined : requestCopy.bytes,
-                status: answer.statusCode ?? 0,
-                statusText: answer.statusMessage ?? '',
-                responseHeaders: flat(responseHeaders),
-                responseBody: decoded(responseCopy.bytes, answer.headers['content-encoding']),
-              },
-              overlapped || overlappedByEnded,
-            )
-        } catch (error) {
-          options.onProblem?.(`${req.method} ${url.pathname}: could not be judged: ${(error as Error).message}`)
-        }
-        end()
+        closeExchange()
+        // Judged once the answer is on its way: the client never waits for the verdict.
+        setImmediate(() => {
+          try {
+            if (requestCopy.cut || responseCopy.cut)
+              options.onProblem?.(`${req.method} ${url.pathname}: a body over ${JUDGE_LIMIT} bytes passed through unjudged`)
+            else
+              judged(
+                {
+                  startedAt: startedWall,
+                  durationMs,
+                  method: req.method ?? 'GET',
+                  url: target.href,
+                  requestHeaders: flat(headers),
+                  requestBody: requestCopy.size === 0 ? undefined : requestCopy.bytes,
+                  status: answer.statusCode ?? 0,
+                  statusText: answer.statusMessage ?? '',
+                  responseHeaders: flat(responseHeaders),
+                  responseBody: decoded(responseCopy.bytes, answer.headers['content-encoding']),
+                },
+                overlapped || overlappedByEnded,
+              )
+          } catch (error) {
+            options.onProblem?.(`${req.method} ${url.pathname}: could not be judged: ${(error as Error).message}`)
+          }
+          end()
+        })
       })
       answer.on('error', () => {
         res.destroy()
         end()
       })
     })
+    upstream.on('socket', (socket) => socket.setNoDelay(true))
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (sent) return
       sent = true
@@ -240,7 +253,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.recorder?.add(seen)
   }
 
-  const server: Server = createServer(handle)
+  // No Nagle delay: an answer's headers and body leave as soon as they are written.
+  const server: Server = createServer({ noDelay: true }, handle)
   // Slow apps and long polls are the target's business, not the proxy's.
   server.requestTimeout = 0
   server.keepAliveTimeout = 5000
