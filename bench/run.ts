@@ -7,7 +7,7 @@
  * Writes the table to stdout and to `bench/results/latest.md` (with the
  * machine, the Node version and the date).
  *
- * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,package]
+ * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,package,proxy]
  */
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -19,6 +19,7 @@ import { ROOT } from './lib/process.js'
 import type { Row } from './lib/row.js'
 import { memoryRows } from './memory.js'
 import { packageRows } from './package-weight.js'
+import { proxyRows } from './proxy.js'
 import { startupRows } from './startup.js'
 
 const quick = process.argv.includes('--quick')
@@ -38,6 +39,7 @@ const groups: Array<[string, () => Promise<Row[]>]> = [
   ['memory', () => memoryRows({ rounds: 3, big })],
   ['browser', () => browserRows({ rounds })],
   ['package', () => packageRows()],
+  ['proxy', () => proxyRows({ rounds, count: quick ? 200 : 1000 })],
 ]
 
 const loadBefore = loadavg()[0]!
