@@ -212,15 +212,9 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins, and the proxy's
-  // recorder write-file-atomic, which reads `__filename`.
+  // recorder write-file-atomic, which reads `__filename` (import.meta.filename: Node ≥ 20.11, no import).
   banner: {
-    js: [
-      "import { createRequire as __createRequire } from 'node:module';",
-      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
-      'const require = __createRequire(import.meta.url);',
-      'const __filename = __fileURLToPath(import.meta.url);',
-      "const __dirname = __fileURLToPath(new URL('.', import.meta.url));",
-    ].join(' '),
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url); const __filename = import.meta.filename; const __dirname = import.meta.dirname;",
   },
 })
 

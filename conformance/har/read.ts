@@ -4,7 +4,7 @@
  * (`log.entries`), and each entry is read on its own, so one that cannot be
  * understood is listed with its reason and spoils no other.
  */
-import { Har, HarEntry, isTruncated } from '../../src/schemas/har.js'
+import { Har, HarEntry, isTruncated } from '../../src/schemas/index.js'
 import type { Recorded } from '../facts/observed.js'
 
 export class HarError extends Error {}

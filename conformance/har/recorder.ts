@@ -9,7 +9,7 @@
  * Bodies are kept up to `bodyLimit` bytes and marked when cut.
  */
 import writeFileAtomic from 'write-file-atomic'
-import { type Har, type HarEntry, harHeaders, harQuery, truncatedComment } from '../../src/schemas/har.js'
+import { type Har, type HarEntry, harHeaders, harQuery, truncatedComment } from '../../src/schemas/index.js'
 import { VERSION } from '../../src/client/index.js'
 import { bearerOf } from '../facts/observed.js'
 

@@ -10,7 +10,7 @@ import { VERSION } from '../../src/client/index.js'
 import { integer, unwritable, url } from '../cli.js'
 import { shown } from '../facts/compare.js'
 import { HarError, readHar } from '../har/read.js'
-import type { Har } from '../../src/schemas/har.js'
+import type { Har } from '../../src/schemas/index.js'
 import { type ReplayResult, replay, type SentRequest } from './replay.js'
 
 const EXIT_CONFIG = 2

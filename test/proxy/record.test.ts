@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { HarRecorder } from '../../conformance/har/recorder.js'
 import { readHar } from '../../conformance/har/read.js'
 import { startProxy } from '../../conformance/proxy/server.js'
-import { Har, HarEntry } from '../../src/schemas/har.js'
+import { Har, HarEntry } from '../../src/schemas/index.js'
 import { createEmulator } from '../../src/index.js'
 import { call } from './traffic.js'
 
