@@ -7,7 +7,7 @@
  * Writes the table to stdout and to `bench/results/latest.md` (with the
  * machine, the Node version and the date).
  *
- * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package]
+ * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package,proxy]
  */
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -20,6 +20,7 @@ import type { Row } from './lib/row.js'
 import { memoryRows } from './memory.js'
 import { packageRows } from './package-weight.js'
 import { renderRows } from './render.js'
+import { proxyRows } from './proxy.js'
 import { startupRows } from './startup.js'
 
 const quick = process.argv.includes('--quick')
@@ -40,6 +41,7 @@ const groups: Array<[string, () => Promise<Row[]>]> = [
   ['browser', () => browserRows({ rounds })],
   ['render', () => renderRows({ rounds })],
   ['package', () => packageRows()],
+  ['proxy', () => proxyRows({ rounds, count: quick ? 200 : 1000 })],
 ]
 
 const loadBefore = loadavg()[0]!

@@ -232,6 +232,14 @@ export async function main(
     const { walkMain } = await import('./walk/cli.js')
     return walkMain([...argv.slice(0, 2), ...argv.slice(3)], io)
   }
+  if (argv[2] === 'proxy') {
+    const { proxyMain } = await import('./proxy/cli.js')
+    return proxyMain([...argv.slice(0, 2), ...argv.slice(3)], io)
+  }
+  if (argv[2] === 'replay') {
+    const { replayMain } = await import('./replay/cli.js')
+    return replayMain([...argv.slice(0, 2), ...argv.slice(3)], io)
+  }
   if (argv[2] === 'coverage') {
     const { coverageMain } = await import('./coverage.js')
     return coverageMain([...argv.slice(0, 2), ...argv.slice(3)], io)

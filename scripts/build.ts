@@ -153,8 +153,11 @@ const BUNDLES: BuildOptions[] = [
     outdir: 'dist/node',
     platform: 'node',
     target: 'node20',
-    // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    // The kit's CLI bundles commander, a CommonJS package that requires Node built-ins, and the proxy's
+    // recorder write-file-atomic, which reads `__filename` (import.meta.filename: Node >= 20.11, no import).
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url); const __filename = import.meta.filename; const __dirname = import.meta.dirname;",
+    },
   },
   // The CLI on its own, with all it imports inside (zod, commander,
   // write-file-atomic): its schemas never meet an app's zod, and a few files

@@ -857,6 +857,14 @@ const neverFacts: NeverFact[] = [
 /** Every fact, in the order the docs list them. */
 export const FACTS: readonly Fact[] = [...exchangeFacts, ...sequenceFacts, ...learnedFacts, ...neverFacts]
 
+/**
+ * The spec facts that judge one exchange on its own, whatever came before
+ * (a validating proxy holds them on any traffic; the others relate an
+ * exchange to earlier ones). `duplicate.own-slug` reads the slugs seen
+ * before, so it is not one of them.
+ */
+export const ONE_EXCHANGE_FACTS: ReadonlySet<string> = new Set(exchangeFacts.map((f) => f.id).filter((id) => id !== 'duplicate.own-slug'))
+
 /** The facts an observer evaluates. */
 export const SPEC_FACTS: readonly SpecFact[] = FACTS.filter((f): f is SpecFact => f.basis === 'spec')
 

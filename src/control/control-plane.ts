@@ -16,6 +16,8 @@ import { integrityProblems } from '../store/integrity.js'
 import type { JobRecord, TeamRecord } from '../store/records.js'
 import { STATE_FORMAT, type StateDocument, TABLE_NAMES, World, withStateDefaults } from '../store/world.js'
 import { VERSION } from '../version.js'
+import { journalHar } from './har.js'
+import type { Har } from '../schemas/har.js'
 import {
   AddCollaboratorRequest,
   AdvanceClockRequest,
@@ -387,6 +389,15 @@ export class ControlPlane {
     const parsed = parseInput(ListRequestsQuery, asQueryStrings(query))
     const requests: JournalEntry[] = this.emulator.journal.list(parsed)
     return { requests }
+  }
+
+  /**
+   * The journal as a HAR 1.2 document, oldest first: the same filters,
+   * `limit` (the newest `limit` matches) and `bodyLimit` as `listRequests`;
+   * bodies the limit cut are marked `comment: "truncated: …"`.
+   */
+  requestsHar(query: RequestQuery = {}): Har {
+    return journalHar(this.listRequests(query).requests, this.emulator.urls.origin)
   }
 
   /**

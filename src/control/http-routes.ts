@@ -81,6 +81,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   route('DELETE', '/_emulator/faults', 200, (c) => c.clearFaults()),
   route('DELETE', '/_emulator/faults/{faultId}', 200, (c, { params }) => c.removeFault(params.faultId)),
   route('GET', '/_emulator/requests', 200, (c, { query }) => c.listRequests(query)),
+  route('GET', '/_emulator/requests.har', 200, (c, { query }) => c.requestsHar(query)),
   route('GET', '/_emulator/requests/wait', 200, async (c, { query }) => {
     const { timeoutMs, bodyLimit, ...filter } = query
     return { request: await c.waitForRequest(filter, { timeoutMs, bodyLimit }) }
