@@ -6,7 +6,7 @@ import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
 import type { TestHooks } from './api/test-hooks.js'
 import type { PersistOption } from './adapters/web-storage.js'
 
-/** Options of one emulator. Every option has a default; see the README's flags table. */
+/** Options of one emulator. Every option has a default; see docs/reference/create-emulator.md and the flags table of docs/guides/cli.md. */
 export interface EmulatorOptions {
   /** Fixtures and generated ids are a pure function of the seed. Default 1. */
   seed?: number
