@@ -7,7 +7,7 @@
  * Writes the table to stdout and to `bench/results/latest.md` (with the
  * machine, the Node version and the date).
  *
- * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,package]
+ * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package]
  */
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -19,6 +19,7 @@ import { ROOT } from './lib/process.js'
 import type { Row } from './lib/row.js'
 import { memoryRows } from './memory.js'
 import { packageRows } from './package-weight.js'
+import { renderRows } from './render.js'
 import { startupRows } from './startup.js'
 
 const quick = process.argv.includes('--quick')
@@ -37,6 +38,7 @@ const groups: Array<[string, () => Promise<Row[]>]> = [
   ['scale', () => scaleRows({ rounds: 3, big, writes: quick ? 1_000 : 4_000 })],
   ['memory', () => memoryRows({ rounds: 3, big })],
   ['browser', () => browserRows({ rounds })],
+  ['render', () => renderRows({ rounds })],
   ['package', () => packageRows()],
 ]
 

@@ -152,8 +152,9 @@ const fakerUsedModules: Plugin = {
   },
 }
 
-// Every module loaded on first use (the pages, the control plane's HTTP
-// side, the slide parsers, faker; in Node the server) also imports what the
+// Every module loaded on first use (the pages, the slide renderer's assets
+// and transpiler, the control plane's HTTP side, the slide parsers, faker; in
+// Node the server) also imports what the
 // entries load at start (the Node server: the emulator's composition root),
 // which is always loaded before them. esbuild puts a module in a chunk by the
 // set of entries that reach it: without this, each combination of lazy
@@ -163,7 +164,7 @@ const fakerUsedModules: Plugin = {
 // loads is one chunk, beside those the other entries (./schemas, ./client)
 // share. The imports run nothing new: those modules are evaluated by then.
 const lazyModules =
-  /[\\/]src[\\/](?:pages[\\/](?:routes|assets|dashboard|security|viewer)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
+  /[\\/]src[\\/](?:pages[\\/](?:routes|assets|dashboard|security|viewer)|render[\\/](?:documents|transpile)|control[\\/]dispatch|model[\\/]slide-validation|content[\\/]faker-en)\.ts$/
 const nodeServer = /[\\/]src[\\/]node[\\/]http-server\.ts$/
 const startModules = ['src/presentation-emulator.ts', 'src/exports.ts'].map((path) => `${root}${path}`)
 const lazyModulesShareOneChunk: Plugin = {

@@ -35,7 +35,8 @@ function csp(header: string | null): Map<string, string[]> {
 /** A page's inline scripts (any `<script>` without `src`) and the texts of its inline styles. */
 function inline(html: string) {
   return {
-    scripts: [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>/g)].map((m) => m[0]),
+    // Executable ones: the JSON data block for the slide renderer is not run (and no CSP applies to it).
+    scripts: [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/g)].map((m) => m[0]),
     styles: [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!),
     styleAttributes: [...html.matchAll(/<[^>]+\sstyle=/g)].map((m) => m[0]),
     handlers: [...html.matchAll(/<[^>]+\son[a-z]+=/g)].map((m) => m[0]),
@@ -245,6 +246,9 @@ describe('page headers', () => {
     expect(policy.get('connect-src')).toEqual(["'self'"])
     expect(policy.get('base-uri')).toEqual(["'none'"])
     expect(policy.get('form-action')).toEqual(["'none'"])
+    // Invariant 4: the slide renderer adds only frame-src (its own path), and only to pages that show slides.
+    const showsSlides = !path.includes('no-such') && !path.includes('nowhere') && path !== '/_emulator'
+    expect(policy.get('frame-src')).toEqual(showsSlides ? [`${ORIGIN}/_emulator/assets/render/`] : undefined)
     expect(headers.get('x-content-type-options')).toBe('nosniff')
     expect(headers.get('referrer-policy')).toBe('no-referrer')
     const found = inline(html)

@@ -3,11 +3,12 @@ import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
 import type { DashboardSource } from '../pages/dashboard.js'
 import { isAssetPath } from '../pages/paths.js'
+import type { RenderHost } from '../render/documents.js'
 import type { ControlPlane } from './control-plane.js'
 import { controlRoutes, type ControlRoute } from './routes.js'
 
 /** What the control plane's HTTP routes need from the emulator that hosts them. */
-export interface ControlDispatchHost extends DashboardSource {
+export interface ControlDispatchHost extends DashboardSource, RenderHost {
   readonly control: ControlPlane
   readonly adminToken: string | undefined
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
@@ -34,7 +35,7 @@ export class ControlDispatcher {
     const host = this.host
     try {
       // The pages' static assets hold no data: served to anyone, so the editor and sites work with an admin token set.
-      if (isAssetPath(request.path)) return (await import('../pages/assets.js')).serveAsset(request)
+      if (isAssetPath(request.path)) return await (await import('../pages/assets.js')).serveAsset(request, host)
       const token = host.adminToken
       const isDashboard = request.method === 'GET' && DASHBOARD_PATHS.has(request.path)
       const given =

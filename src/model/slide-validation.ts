@@ -83,28 +83,45 @@ function defaultExportKind(body: ReadonlyArray<{ type: string } & Record<string,
   return found
 }
 
-/** The first problem of a `slide.tsx`, or `undefined` when it is valid. */
-export function checkSlideTsx(text: string): SlideFileProblem | undefined {
+/** A parsed `slide.tsx`: Babel's AST of the module. */
+export type SlideTsxProgram = ReturnType<typeof parseModule>['program']
+
+/**
+ * Parses `slide.tsx` exactly as validation does (TypeScript + JSX, an ES
+ * module): its program, or its first syntax error as a problem. The
+ * renderer's transpiler reads the same AST, so what validation accepts is
+ * what it transpiles.
+ */
+export function parseSlideTsx(text: string): { ok: true; program: SlideTsxProgram } | { ok: false; problem: SlideFileProblem } {
   const file = 'slide.tsx'
-  let program: ReturnType<typeof parseModule>['program']
   try {
-    program = parseModule(text, PARSER_OPTIONS).program
+    return { ok: true, program: parseModule(text, PARSER_OPTIONS).program }
   } catch (error) {
     if (isParseError(error)) {
       return {
-        file,
-        line: error.loc.line,
-        column: error.loc.column + 1,
-        // Babel appends "(line:column)" with a 0-based column; the hint has its own position.
-        message: error.message.replace(/\s*\(\d+:\d+\)$/, ''),
+        ok: false,
+        problem: {
+          file,
+          line: error.loc.line,
+          column: error.loc.column + 1,
+          // Babel appends "(line:column)" with a 0-based column; the hint has its own position.
+          message: error.message.replace(/\s*\(\d+:\d+\)$/, ''),
+        },
       }
     }
-    return { file, line: 1, column: 1, message: `could not be parsed: ${(error as Error)?.message ?? String(error)}` }
+    return {
+      ok: false,
+      problem: { file, line: 1, column: 1, message: `could not be parsed: ${(error as Error)?.message ?? String(error)}` },
+    }
   }
+}
+
+/** The problem of a parsed `slide.tsx` without a value default export, or `undefined`. */
+export function defaultExportProblem(program: SlideTsxProgram): SlideFileProblem | undefined {
   const kind = defaultExportKind(program.body as never)
   if (kind === 'value') return undefined
   return {
-    file,
+    file: 'slide.tsx',
     line: 1,
     column: 1,
     message:
@@ -112,6 +129,12 @@ export function checkSlideTsx(text: string): SlideFileProblem | undefined {
         ? 'The default export is a type; export the slide component as the default export'
         : 'No default export; export the slide component with `export default function Slide() {…}` or `export { Slide as default }`',
   }
+}
+
+/** The first problem of a `slide.tsx`, or `undefined` when it is valid. */
+export function checkSlideTsx(text: string): SlideFileProblem | undefined {
+  const parsed = parseSlideTsx(text)
+  return parsed.ok ? defaultExportProblem(parsed.program) : parsed.problem
 }
 
 /* ----------------------------------------------------------------- JSON */

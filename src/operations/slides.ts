@@ -12,6 +12,7 @@ import {
   type SlideFiles,
   type SlideGuideResponse,
 } from '../schemas/index.js'
+import { RENDER_TIMEOUT_MS, SLIDE_HEIGHT, SLIDE_IMPORTS, SLIDE_WIDTH } from '../render/limits.js'
 import type { ProjectRecord, SlideRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 import type { OperationHandlers } from './context.js'
@@ -36,9 +37,12 @@ const FILE_RULES: SlideGuideResponse['files'] = [
     rules: [
       'Must parse as TypeScript with JSX (TSX), as an ES module.',
       'Must have a default export that is a value: the slide component (`export default function Slide() {…}` or `export { Slide as default }`).',
-      'May import only `react`, `react/jsx-runtime` and its own `./slide.content.json` and `./slide.controls.json`; JSX needs no `import React`. Reads its content with `import content from "./slide.content.json"`.',
-      'Receives as props the `default` of each control of slide.controls.json, by `id`.',
-      'Style with the theme’s CSS variables (`var(--primary)`, `var(--slide-fg)`, …), the project’s tokens (`var(--brand-blue)`, `var(--font-heading)`) and the base stylesheet’s class names (`slide`, `slide__title`, …): see `rendering`.',
+      'Reads its content with `import content from "./slide.content.json"`.',
+      'The editor, the published site and the overview show what the component renders, with React 19, in a browser sandbox (never in the emulator’s process). The render is static: hooks give their initial state; effects, event handlers and timers never run.',
+      `May import only ${SLIDE_IMPORTS.map((name) => `\`${name}\``).join(', ')} (this slide’s own files, parsed). JSX uses the automatic runtime: no \`import React\` is needed. Any other import shows a message in the slide’s place.`,
+      'Receives as props the `default` of each control in slide.controls.json, by its `id`.',
+      'Style with the theme’s CSS variables (`var(--primary)`, `var(--background)`, …), the project’s tokens (`var(--brand-blue)`, `var(--font-heading)`), the derived `--slide-bg`, `--slide-fg`, `--slide-title`, `--slide-muted`, `--slide-decor`, `--slide-card`, `--slide-border`, `--slide-radius`, `--slide-font` and `--slide-heading-font`, and the base stylesheet’s class names (`slide`, `slide__title`, …): see `rendering`.',
+      `The slide is a ${SLIDE_WIDTH} × ${SLIDE_HEIGHT} box (a CSS size container), scaled to fit. A component that throws, or runs longer than ${RENDER_TIMEOUT_MS / 1000} s, shows its error over the slide’s content rendering.`,
     ],
   },
   {
@@ -55,7 +59,8 @@ const FILE_RULES: SlideGuideResponse['files'] = [
     rules: [
       'Must be valid JSON whose top-level value is an object or an array.',
       'Convention: `{"controls": [{"id", "type", "label", "default"}]}`, one control per prop of the component. Types: color, select (with `options`), text, number (`min`, `max`, `step`), toggle; the editor shows any other type as a text input.',
-      'The content view applies the `default` of an `align` control (left, center or right) and of an `accent` control (a colour or a `var(--token)`, used for the title; made readable against the background when it is not).',
+      'Ids must be unique and not `__proto__`, `constructor`, `key` or `ref`; the editor’s controls panel shows each control as an input and re-renders the slide with its value, saving nothing.',
+      'The content rendering (the fallback, and the editor’s Content view) applies the `default` of an `align` control (left, center or right) and of an `accent` control (a colour or a `var(--token)`, used for the title; made readable against the background when it is not).',
     ],
   },
 ]

@@ -1,6 +1,8 @@
 /**
  * The pages' static assets, served at `/_emulator/assets/{name}`: the
- * stylesheet, the slide viewer's and the dashboard's scripts, the icon.
+ * stylesheet, the slide viewer's and the dashboard's scripts, the icon,
+ * and the slide renderer's documents and scripts (`render/…`, served by
+ * `render/documents.ts`).
  * They are the same for everyone and hold no data, so they are served
  * without the admin token (a strict CSP allows only same-origin scripts, so
  * the editor and the sites need them too). Unknown names are not assets.
@@ -8,6 +10,8 @@
 import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { fail } from '../core/errors.js'
 import { DASHBOARD_JS, VIEWER_JS } from './client/bundle.generated.js'
+import type { RenderHost } from '../render/documents.js'
+import { isRenderAssetPath } from '../render/limits.js'
 import { ASSET_PREFIX, type AssetName } from './paths.js'
 import { PAGES_CSS } from './styles.js'
 
@@ -36,8 +40,9 @@ function etagOf(text: string): string {
 
 const ETAGS = new Map<AssetName, string>(Object.entries(ASSETS).map(([name, asset]) => [name as AssetName, etagOf(asset.body)]))
 
-/** Answers a request for an asset: GET or HEAD, revalidated by `ETag`. */
-export function serveAsset(request: EmulatorRequest): EmulatorResponse {
+/** Answers a request for an asset: GET or HEAD, revalidated by `ETag`; the slide renderer's assets (`render/…`) are its own module's. */
+export async function serveAsset(request: EmulatorRequest, host: RenderHost): Promise<EmulatorResponse> {
+  if (isRenderAssetPath(request.path)) return (await import('../render/documents.js')).serveRenderAsset(request, host)
   const name = request.path.slice(ASSET_PREFIX.length)
   if (!isAssetName(name)) return fail.notFound('Asset', `no asset "${name}"`).toResponse()
   if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()

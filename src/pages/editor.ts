@@ -7,6 +7,7 @@
 import type { JobRecord, ProjectRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 import { siteAddress } from '../model/urls.js'
+import type { SlideTranspiler } from '../render/transpile.js'
 import { escapeHtml, type ImagePolicy } from './html.js'
 import { deckSlide, renderDeck, viewerDocument, type DeckView } from './viewer.js'
 
@@ -38,9 +39,9 @@ function failureReason(error: string | null | undefined): string {
 }
 
 /** The editor's view of a project: what the page shows and what each live update carries. */
-export function editorView(world: World, project: ProjectRecord, images: ImagePolicy): DeckView {
+export function editorView(world: World, project: ProjectRecord, images: ImagePolicy, transpiler: SlideTranspiler): DeckView {
   const slides = world.slidesOf(project.id)
-  const deck = renderDeck(project.config, slides.map(deckSlide), images)
+  const deck = renderDeck(project.config, slides.map(deckSlide), images, transpiler)
   const version = project.latestVersionId === null ? undefined : world.versions.get(project.latestVersionId)
   const job = latestJob(world, project)
   const chips: string[] = []
@@ -85,6 +86,8 @@ export function editorView(world: World, project: ProjectRecord, images: ImagePo
     notice,
     empty,
     css: deck.css,
+    frameCss: deck.frameCss,
+    renderVersion: deck.renderVersion,
     slides: deck.slides,
   }
 }

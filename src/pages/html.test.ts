@@ -72,6 +72,25 @@ describe('image blocks', () => {
     }
   })
 
+  it('never load an image from the emulator’s API or control plane (only its assets), relative or absolute, whatever the setting', () => {
+    for (const images of [OFFLINE, ONLINE]) {
+      for (const url of [
+        '/v1/projects',
+        '/_emulator/state',
+        'http://127.0.0.1:4010/_emulator/requests',
+        'http://127.0.0.1:4010/v1',
+        '/_emulator',
+      ]) {
+        expect(imageSource(url, images)).toEqual({
+          load: false,
+          reason: expect.stringMatching(/never come from the emulator's API or control plane/),
+        })
+      }
+      expect(imageSource('/_emulator/assets/favicon.svg', images)).toEqual({ load: true })
+      expect(imageSource('http://127.0.0.1:4010/images/logo.png', images)).toEqual({ load: true })
+    }
+  })
+
   it('an image block without url or alt is named as such, not dropped silently', () => {
     expect(slide({ title: '', blocks: [{ type: 'image', alt: 'No url' }] })).toMatch(
       /class="block-notice">The image block 1 is not shown: url: /,

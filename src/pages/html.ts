@@ -7,6 +7,7 @@ import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import { safeParse } from '../core/validation.js'
 import * as z from 'zod'
 import { CONTENT_BLOCK_TYPES, ContentBlock, SLIDE_ALIGNMENTS, SlideControl, SlideControls, type SlideFiles } from '../schemas/index.js'
+import { imagePathAllowed } from '../render/limits.js'
 import { assetUrl, type AssetName } from './paths.js'
 import type { DeckTheme } from './theme.js'
 
@@ -110,7 +111,10 @@ function readBlock(value: unknown, index: number): ReadBlock {
 export function imageSource(url: string, policy: ImagePolicy): { load: true } | { load: false; reason: string; host?: string } {
   const value = url.trim()
   if (/^data:image\/(?:png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(value)) return { load: true }
-  if (value.startsWith('/') && !value.startsWith('//')) return { load: true }
+  const apiOrControl = { load: false as const, reason: "Not loaded: a slide's images never come from the emulator's API or control plane." }
+  if (value.startsWith('/') && !value.startsWith('//')) {
+    return imagePathAllowed(new URL(value, policy.origin).pathname) ? { load: true } : apiOrControl
+  }
   let parsed: URL
   try {
     parsed = new URL(value)
@@ -120,7 +124,8 @@ export function imageSource(url: string, policy: ImagePolicy): { load: true } | 
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return { load: false, reason: `${parsed.protocol.replace(':', '')}: URLs are not loaded as images.` }
   }
-  if (parsed.origin === policy.origin || policy.allowRemote) return { load: true }
+  if (parsed.origin === policy.origin) return imagePathAllowed(parsed.pathname) ? { load: true } : apiOrControl
+  if (policy.allowRemote) return { load: true }
   return {
     load: false,
     reason: 'Remote image not loaded: the emulator is offline (start it with --allow-remote-images to load it).',

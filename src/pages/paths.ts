@@ -4,6 +4,7 @@
  * load the pages (their HTML, styles, scripts and colour maths) only when
  * such a path is first requested. No API answer needs them.
  */
+import { isRenderAssetPath } from '../render/limits.js'
 
 /** True for the paths the pages serve: `/editor/…` and `/sites/…`. */
 export function isPagePath(path: string): boolean {
@@ -21,7 +22,10 @@ export function assetUrl(name: AssetName): string {
   return `${ASSET_PREFIX}${name}`
 }
 
-/** True for the path of a known asset (served without the admin token). */
+/** True for the path of a known asset (served without the admin token): the pages' own and the slide renderer's. */
 export function isAssetPath(path: string): boolean {
-  return path.startsWith(ASSET_PREFIX) && (ASSET_NAMES as readonly string[]).includes(path.slice(ASSET_PREFIX.length))
+  return (
+    (path.startsWith(ASSET_PREFIX) && (ASSET_NAMES as readonly string[]).includes(path.slice(ASSET_PREFIX.length))) ||
+    isRenderAssetPath(path)
+  )
 }

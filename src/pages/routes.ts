@@ -5,6 +5,8 @@ import { SITES_DOMAIN } from '../model/urls.js'
 import type { ProjectRecord } from '../store/records.js'
 import type { Change } from '../store/table.js'
 import type { World } from '../store/world.js'
+import { requestOrigin } from '../render/documents.js'
+import { SlideTranspiler } from '../render/transpile.js'
 import { editorPage, editorSlidesHtml, editorView } from './editor.js'
 import type { ImagePolicy } from './html.js'
 import { pageHeaders } from './security.js'
@@ -26,6 +28,19 @@ export interface PageHost {
 /** How long the editor's stream waits after a change before it renders, so a burst of changes is one update. */
 const COALESCE_MS = 25
 
+/** Each emulator's transpiler (its cache lives as long as the emulator; nothing is shared between emulators). */
+const transpilers = new WeakMap<PageHost, SlideTranspiler>()
+
+/** The transpiler of the emulator behind `host`: the pages hand slides to the renderer transpiled. */
+export function transpilerOf(host: PageHost): SlideTranspiler {
+  let transpiler = transpilers.get(host)
+  if (transpiler === undefined) {
+    transpiler = new SlideTranspiler()
+    transpilers.set(host, transpiler)
+  }
+  return transpiler
+}
+
 function imagePolicy(host: PageHost): ImagePolicy {
   return { allowRemote: host.allowRemoteImages, origin: new URL(host.publicUrl).origin }
 }
@@ -39,7 +54,8 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
   if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
   const head = request.method === 'HEAD'
   const images = imagePolicy(host)
-  const html = async (status: number, body: string, inlineStyle?: string) =>
+  const transpiler = transpilerOf(host)
+  const html = async (status: number, body: string, inlineStyle?: string, showsSlides = false) =>
     textResponse(
       status,
       head ? '' : body,
@@ -48,6 +64,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
         inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
         allowRemoteImages: images.allowRemote,
         frameable: true,
+        ...(showsSlides ? { renderOrigin: requestOrigin(request, host.publicUrl) } : {}),
       }),
     )
   let segments: string[]
@@ -58,7 +75,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
   }
   const [area, first, second, ...rest] = segments
   if (area === 'editor' && first !== undefined && second === 'events' && rest.length === 0) {
-    return editorEvents(host, first, images, head)
+    return editorEvents(host, first, images, transpiler, head)
   }
   const page = await host.exclusive(async () => {
     await host.settleDueJobs()
@@ -68,7 +85,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
       if (project === undefined || (second !== undefined && second !== 'live') || rest.length > 0) {
         return { status: 404, body: editorNotFoundPage(first === undefined || first === '' ? request.path : first) }
       }
-      const view = editorView(world, project, images)
+      const view = editorView(world, project, images, transpiler)
       return second === 'live'
         ? { status: 200, body: editorSlidesHtml(view) }
         : { status: 200, body: editorPage(view, project.slug), style: view.css }
@@ -86,10 +103,11 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
     }
     const publication = project === undefined || project.publishedAt === null ? undefined : world.publicationOf(project.id)
     if (publication === undefined) return { status: 404, body: siteNotFoundPage(`${hostname}${sitePath}`) }
-    const view = siteView(publication, images)
+    const view = siteView(publication, images, transpiler)
     return { status: 200, body: sitePage(view), style: view.css }
   })
-  return html(page.status, page.body, page.style)
+  // A page with a stylesheet shows slides (the editor, a site): it may frame the renderer.
+  return html(page.status, page.body, page.style, page.style !== undefined)
 }
 
 /** Whether a change can alter what the editor of `projectId` shows. */
@@ -105,7 +123,7 @@ function concerns(change: Change<unknown> | { table: '*' }, projectId: string | 
  * project does not exist (after a reset, say). Fed by the world's change
  * hook; the subscription ends with the stream.
  */
-function editorEvents(host: PageHost, slug: string, images: ImagePolicy, head: boolean): EmulatorResponse {
+function editorEvents(host: PageHost, slug: string, images: ImagePolicy, transpiler: SlideTranspiler, head: boolean): EmulatorResponse {
   const response = eventStreamResponse((sink) => {
     let projectId: string | undefined
     let last: string | undefined
@@ -122,7 +140,7 @@ function editorEvents(host: PageHost, slug: string, images: ImagePolicy, head: b
         const next = await host.exclusive(() => {
           const project = host.world.projectBySlug(slug)
           projectId = project?.id
-          return project === undefined ? null : JSON.stringify(editorView(host.world, project, images))
+          return project === undefined ? null : JSON.stringify(editorView(host.world, project, images, transpiler))
         })
         send(next)
       } catch (error) {

@@ -4,8 +4,11 @@
  * inline style allowed by its hash), `X-Content-Type-Options: nosniff` and
  * no referrer. The pages work under it: their scripts and stylesheet are
  * same-origin assets (`/_emulator/assets/…`), they talk only to their own
- * origin (`fetch`, `EventSource`), and they set no style attribute.
+ * origin (`fetch`, `EventSource`), and they set no style attribute. The
+ * editor and the sites may also frame the slide renderer (`frame-src`,
+ * only its path); nothing else of their policy changes for it.
  */
+import { RENDER_ASSET_PATH } from '../render/limits.js'
 
 /** The base64 SHA-256 of a text, as a CSP hash source wants it (Web Crypto: Node and browsers alike). */
 export async function sha256Base64(text: string): Promise<string> {
@@ -22,6 +25,12 @@ export interface PagePolicy {
   allowRemoteImages?: boolean
   /** Whether other sites may frame the page (`frame-ancestors`); never for the dashboard. */
   frameable?: boolean
+  /**
+   * The emulator's origin as the browser reached it, for a page that shows
+   * slides as their components: it may frame the slide renderer's documents
+   * (`frame-src` that path of the origin, nothing else). Never the dashboard.
+   */
+  renderOrigin?: string
 }
 
 /** The Content-Security-Policy of a page. */
@@ -40,6 +49,7 @@ export async function contentSecurityPolicy(policy: PagePolicy): Promise<string>
     `img-src 'self' data:${policy.allowRemoteImages ? ' https: http:' : ''}`,
     "font-src 'self' data:",
     "connect-src 'self'",
+    ...(policy.renderOrigin === undefined ? [] : [`frame-src ${policy.renderOrigin}${RENDER_ASSET_PATH}`]),
     "base-uri 'none'",
     "form-action 'none'",
     ...(policy.frameable ? [] : ["frame-ancestors 'none'"]),

@@ -3,6 +3,7 @@
  * (not the project as it is now) in the viewer, with a full-screen
  * presenter mode.
  */
+import type { SlideTranspiler } from '../render/transpile.js'
 import type { PublicationRecord } from '../store/records.js'
 import { escapeHtml, type ImagePolicy } from './html.js'
 import { messageDocument, renderDeck, viewerDocument, type DeckView } from './viewer.js'
@@ -13,8 +14,8 @@ function formatTime(iso: string): string {
 }
 
 /** The view of a publication. */
-export function siteView(publication: PublicationRecord, images: ImagePolicy): DeckView {
-  const deck = renderDeck(publication.config, publication.slides, images)
+export function siteView(publication: PublicationRecord, images: ImagePolicy, transpiler: SlideTranspiler): DeckView {
+  const deck = renderDeck(publication.config, publication.slides, images, transpiler)
   return {
     title: publication.name,
     name: publication.name,
@@ -22,6 +23,8 @@ export function siteView(publication: PublicationRecord, images: ImagePolicy): D
     notice: '',
     empty: '<div class="empty-card"><h2>This presentation has no slides.</h2></div>',
     css: deck.css,
+    frameCss: deck.frameCss,
+    renderVersion: deck.renderVersion,
     slides: deck.slides,
   }
 }

@@ -180,14 +180,54 @@ html:not(.js) .stage .slide-frame:not(:first-child){display:none}
 .editing-card strong{display:block}
 .editing .prompt{margin-top:.2em;color:#cbd5e1;font-style:italic}
 
+/* ---------- slides as their components render them (client/component-view.ts) ---------- */
+.renderer-frame{position:fixed;left:0;top:0;width:1px;height:1px;border:0;opacity:0;pointer-events:none}
+.component-layer{position:absolute;inset:0;z-index:1;pointer-events:none}
+.component-layer-thumb{inset:auto;top:.3rem;left:.3rem;right:.3rem;aspect-ratio:16/9;border-radius:.3rem;overflow:hidden}
+.slide-display{display:block;width:100%;height:100%;border:0;background:transparent}
+.content-view .component-layer{display:none}
+.component-layer[data-state="failed"] .slide-display{visibility:hidden}
+.component-view .slide-frame:has(> .component-layer:not([data-state="failed"])) > .slide,
+.component-view .thumb:has(> .component-layer:not([data-state="failed"])) .thumb-slide > .slide{display:none}
+.component-view .slide-frame:has(> .component-layer:not([data-state="failed"])).more-below::after{display:none}
+.editing,.thumb-editing{z-index:2}
+.component-error{display:none}
+.component-layer[data-state="failed"] .component-error{display:block;position:absolute;left:.7rem;right:.7rem;top:.7rem;padding:.55rem .75rem;border-radius:.5rem;border:1px solid #fca5a5;border-left:4px solid #dc2626;background:#fef2f2;color:#7f1d1d;font:500 .82rem/1.45 ui-sans-serif,system-ui,sans-serif;box-shadow:0 4px 14px rgba(15,23,42,.18);pointer-events:auto;overflow-wrap:anywhere;max-height:calc(100% - 1.4rem);overflow:auto}
+.component-error strong{color:#991b1b}
+.component-error-where{font:600 .78rem ui-monospace,SFMono-Regular,Menlo,monospace;background:#fee2e2;padding:.05rem .3rem;border-radius:.25rem}
+.component-error-note{display:block;margin-top:.25rem;color:#991b1b;font-size:.74rem;font-style:italic}
+.component-layer-thumb[data-state="failed"] .component-error{left:.25rem;right:auto;top:.25rem;padding:.05rem .4rem;border-width:0;border-radius:999px;background:#dc2626;color:#fff;font-size:.62rem;box-shadow:none;overflow:hidden}
+.component-layer-thumb .component-error strong{color:#fff}
+.component-layer-thumb .component-error :not(strong){display:none}
+.segmented{display:inline-flex}
+.segmented .btn{border-radius:0}
+.segmented .btn:first-child{border-radius:.5rem 0 0 .5rem}
+.segmented .btn:last-child{border-radius:0 .5rem .5rem 0;margin-left:-1px}
+html:not(.overview):not(.presenting) .viewer-editor:has(> .controls-panel:not([hidden])){grid-template-columns:232px minmax(0,1fr) 17rem;grid-template-areas:"top top top" "notice notice notice" "strip stage panel" "strip nav panel"}
+.controls-panel{grid-area:panel;overflow:auto;min-height:0;background:#f8fafc;border-left:1px solid #cbd5e1;padding:.9rem .9rem 1.2rem;display:flex;flex-direction:column;gap:.75rem;font-size:.85rem;color:#0f172a}
+.overview .controls-panel,.presenting .controls-panel{display:none}
+.controls-panel h2{margin:0;font-size:.95rem}
+.controls-panel .panel-slide{margin:-.4rem 0 0;font-weight:600;color:#334155;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.controls-panel .hint{font-size:.75rem}
+.controls-panel .field{flex:none}
+.controls-panel .field-label{overflow-wrap:anywhere}
+.controls-panel .field-inline{flex-direction:row;align-items:center;gap:.5rem}
+.controls-panel .field-inline input{width:auto}
+.panel-note{margin:0;background:#fffbeb;color:#92400e;border:1px solid #fde68a;border-radius:.45rem;padding:.45rem .6rem;font-size:.76rem;overflow-wrap:anywhere}
+.color-row{display:flex;gap:.4rem}
+.color-row input[type="color"]{flex:none;width:2.4rem;min-width:2.4rem;padding:.1rem}
+
 /* ---------- phone widths ---------- */
 @media (max-width:760px){
   .viewer{grid-template-columns:minmax(0,1fr);grid-template-rows:auto auto minmax(0,1fr) auto auto;grid-template-areas:"top" "notice" "stage" "nav" "strip"}
+  html:not(.overview):not(.presenting) .viewer-editor:has(> .controls-panel:not([hidden])){grid-template-columns:minmax(0,1fr);grid-template-rows:auto auto minmax(0,1fr) auto auto auto;grid-template-areas:"top" "notice" "stage" "nav" "strip" "panel"}
+  .controls-panel{border-left:0;border-top:1px solid #cbd5e1;max-height:38vh}
+  .component-view .stage .slide-frame:has(> .component-layer:not([data-state="failed"])){aspect-ratio:16/9;min-height:0}
   .overview .viewer{grid-template-areas:"top" "notice" "strip" "strip" "strip"}
   .topbar{flex-wrap:wrap;gap:.5rem .7rem;padding:.55rem .8rem}
   .deck-heading{flex-basis:100%;order:2;flex-wrap:wrap;gap:.35rem .6rem}
   .deck-heading h1{flex-basis:100%;white-space:normal}
-  .tools{margin-left:auto}
+  .tools{margin-left:auto;flex:0 1 auto;min-width:0;flex-wrap:wrap;justify-content:flex-end}
   .filmstrip{flex-direction:row;border-right:0;border-top:1px solid #cbd5e1;padding:.5rem .6rem}
   .thumb{width:7.5rem;flex:none}
   .viewer-site .thumb{width:7.5rem}

@@ -7,6 +7,11 @@
  */
 import type { EditingState, SlideRecord } from '../store/records.js'
 import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
+import { SLIDE_BASE_CSS } from '../content/slide-styles.js'
+import { RENDER_VERSION } from '../render/client/bundle.generated.js'
+import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
+import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'
+import type { SlideTranspiler } from '../render/transpile.js'
 import { escapeHtml, htmlDocument, renderSlide, type ImagePolicy } from './html.js'
 import { deckTheme, themeCss } from './theme.js'
 
@@ -18,6 +23,8 @@ export interface SlideView {
   frame: string
   /** The thumbnail button. */
   thumb: string
+  /** What the slide renderer needs to run the slide's component (`render/slide-render.ts`). */
+  render: SlideRenderData
 }
 
 /** Everything a viewer page shows; the live editor receives it as JSON on every change. */
@@ -34,6 +41,10 @@ export interface DeckView {
   empty: string
   /** The theme as CSS: custom properties and accent classes. */
   css: string
+  /** The stylesheet of each slide's display frame: the base stylesheet of generated slides and the theme's custom properties. */
+  frameCss: string
+  /** The version of the renderer's assets (their addresses' `?v=`). */
+  renderVersion: string
   slides: SlideView[]
 }
 
@@ -51,8 +62,13 @@ export function editingOverlay(editing: EditingState): string {
   return `<div class="editing" role="status" aria-live="polite" data-testid="editing-indicator"><div class="editing-card"><span class="spinner" aria-hidden="true"></span><div><strong>${escapeHtml(who)} is editing this slide</strong>${what}</div></div></div>`
 }
 
-/** The slides and theme CSS of a deck. */
-export function renderDeck(config: ProjectConfig, slides: readonly DeckSlide[], images: ImagePolicy): { css: string; slides: SlideView[] } {
+/** The slides and theme CSS of a deck, and what the renderer needs to run each slide's component. */
+export function renderDeck(
+  config: ProjectConfig,
+  slides: readonly DeckSlide[],
+  images: ImagePolicy,
+  transpiler: SlideTranspiler,
+): { css: string; frameCss: string; renderVersion: string; slides: SlideView[] } {
   const theme = deckTheme(config)
   const accents = new Map<string, string>()
   const context = {
@@ -81,10 +97,16 @@ export function renderDeck(config: ProjectConfig, slides: readonly DeckSlide[], 
           ? ''
           : `<span class="thumb-editing" data-testid="thumb-editing"><span class="spinner" aria-hidden="true"></span>${escapeHtml(who)}</span>`
       }</button>`,
+      render: slideRenderData(slide.files, transpiler, images),
     }
   })
   const accentCss = [...accents].map(([color, name]) => `.${name}{--slide-title:${color}}`).join('')
-  return { css: `${themeCss(theme)}${accentCss}`, slides: views }
+  return {
+    css: `${themeCss(theme)}${accentCss}`,
+    frameCss: `${SLIDE_BASE_CSS}\n${themeCss(theme)}`,
+    renderVersion: RENDER_VERSION,
+    slides: views,
+  }
 }
 
 /** A slide record as a deck slide. */
@@ -107,6 +129,9 @@ export function viewerBody(view: DeckView, options: ViewerOptions): string {
   const site = options.mode === 'site'
   const tools = [
     options.eventsUrl === undefined ? '' : '<span id="live" class="live" role="status" title="Live updates">Connecting…</span>',
+    site
+      ? ''
+      : '<div class="segmented" role="group" aria-label="Slide view" title="Each slide as its component (slide.tsx) renders it, or as the emulator renders its content (slide.content.json)"><button id="view-component" class="btn" type="button" data-view="component" aria-pressed="true">Component</button><button id="view-content" class="btn" type="button" data-view="content" aria-pressed="false">Content</button></div>',
     '<button id="overview-toggle" class="btn" type="button" aria-pressed="false" aria-keyshortcuts="O" title="Overview of all slides (O)">Overview</button>',
     site
       ? '<button id="present" class="btn btn-primary" type="button" aria-keyshortcuts="F" title="Present full screen (F)">Present</button>'
@@ -120,6 +145,7 @@ ${site ? '' : `<span class="brand">${BRAND_ICON}Editor</span>`}
 </header>
 <div id="notice" class="notice-area">${view.notice}</div>
 <nav id="thumbs" class="filmstrip" aria-label="Slides">${view.slides.map((slide) => slide.thumb).join('')}</nav>
+${site ? '' : '<aside id="controls-panel" class="controls-panel" aria-label="Slide controls" hidden></aside>'}
 <main id="stage" class="stage" aria-label="Current slide">
 <div class="stage-fit"><div id="stage-slides" class="stage-slides">${view.slides.map((slide) => slide.frame).join('\n')}</div></div>
 <div id="stage-empty" class="stage-empty"${view.slides.length > 0 ? ' hidden' : ''}>${view.empty}</div>
@@ -132,7 +158,23 @@ ${site ? '' : `<span class="brand">${BRAND_ICON}Editor</span>`}
 <span class="keys-hint"><kbd>←</kbd> <kbd>→</kbd> <kbd>Home</kbd> <kbd>End</kbd> · <kbd>O</kbd> overview${site ? ' · <kbd>F</kbd> present' : ''}</span>
 </footer>
 <div class="progress" aria-hidden="true"><span id="progress-bar"></span></div>
-</div>`
+</div>
+<iframe id="slide-renderer" class="renderer-frame" sandbox="allow-scripts" src="${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?v=${escapeHtml(view.renderVersion)}" title="Slide renderer" aria-hidden="true" tabindex="-1" referrerpolicy="no-referrer" inert></iframe>
+<script type="application/json" id="deck-render">${renderDataJson(view)}</script>`
+}
+
+/**
+ * What the page's script needs to run the slides' components, as a JSON
+ * data block (never executed, so the CSP does not apply; `<` is escaped so
+ * no text can close the element). Live updates carry the same in `DeckView`.
+ */
+export function renderDataJson(view: DeckView): string {
+  const data = {
+    frameCss: view.frameCss,
+    renderVersion: view.renderVersion,
+    slides: view.slides.map((slide) => ({ id: slide.id, render: slide.render })),
+  }
+  return JSON.stringify(data).replace(/</g, '\\u003c')
 }
 
 /** A complete viewer page; the theme CSS is its one inline style (allowed by hash). */

@@ -37,7 +37,8 @@ export const SLIDE_ALIGNMENTS = ['left', 'center', 'right'] as const
 
 /**
  * `slide.controls.json`: `{controls: [{id, type, label, default, …}]}`, one
- * control per prop of the component. The pages apply the defaults of two:
+ * control per prop of the component, which receives each `default` by its
+ * `id`. The content rendering applies the defaults of two:
  * `align` (left, center or right) and `accent` (a colour or a
  * `var(--token)`, used for the title).
  */

@@ -530,6 +530,19 @@ describe.each(WAYS)('slides (%s)', (way) => {
       const guide = (await h.api('GET', '/projects/welcome-deck/slides/guide')).body
       expect(guide.files.map((file: { name: string }) => file.name)).toEqual(['slide.tsx', 'slide.content.json', 'slide.controls.json'])
       expect(guide.files[0].rules.join(' ')).toMatch(/default export/)
+      // The rendering environment: what a component may import, its props, the CSS variables and class names.
+      for (const name of [
+        '`react`',
+        '`react/jsx-runtime`',
+        '`./slide.content.json`',
+        '`./slide.controls.json`',
+        'props',
+        '--slide-bg',
+        '`slide__body`',
+        'static',
+      ]) {
+        expect(guide.files[0].rules.join(' ')).toContain(name)
+      }
       expect(guide.files[1].rules.join(' ')).toMatch(/object or an array/)
       expect(guide.files[2].rules.join(' ')).toMatch(/object or an array/)
       expect(guide.validation).toMatch(/file:line:column/)

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { screenshotPath, watchedPage, type WatchedPage } from './support/browser.js'
 import type { ServedEmulator } from './support/emulator.js'
 import { useBrowserLifecycle } from './support/lifecycle.js'
+import { shown } from './support/render.js'
 
 const ALICE = 'pres_test_alice'
 const ACME = 'pres_test_alice_acme'
@@ -17,8 +18,14 @@ describe('the editor page in Chromium', () => {
   let served: ServedEmulator
   let watched: WatchedPage | undefined
 
-  const open = async (path: string, options: { phone?: boolean } = {}) => {
+  /** Opens a page; `view: 'content'` chooses the editor's Content view first (the content rendering's own features). */
+  const open = async (path: string, options: { phone?: boolean; view?: 'content' } = {}) => {
     watched = await watchedPage(browser, served.origin, options)
+    if (options.view === 'content')
+      await watched.context.addInitScript(() => {
+        // Sandboxed frames (opaque origins) have no storage: only the page keeps the choice.
+        if (self.origin !== 'null') localStorage.setItem('presentation-emulator:slide-view', 'content')
+      })
     const response = await watched.page.goto(`${served.origin}${path}`)
     return { page: watched.page, status: response?.status() }
   }
@@ -115,7 +122,12 @@ describe('the editor page in Chromium', () => {
         'slide.content.json': JSON.stringify({ title: 'Welcome, live', blocks: [{ type: 'text', text: 'Edited while you watched' }] }),
       },
     })
-    await page.locator('#stage .slide-frame.current h1', { hasText: 'Welcome, live' }).waitFor()
+    // The component (which renders its content's title) shows it on the stage and in the thumbnail…
+    for (const place of ['stage', 'thumb'] as const) {
+      await expect.poll(async () => (await shown(page, slides[0].id, place)).text, { timeout: 30_000 }).toContain('Welcome, live')
+    }
+    // …and the content rendering underneath follows too.
+    await page.locator('#stage .slide-frame.current h1', { hasText: 'Welcome, live' }).waitFor({ state: 'attached' })
     expect(await page.locator(`#thumbs .thumb[data-slide-id="${slides[0].id}"] h1`).textContent()).toBe('Welcome, live')
   })
 
@@ -176,7 +188,7 @@ describe('the editor page in Chromium', () => {
       name: 'Short',
       files: { 'slide.content.json': JSON.stringify({ title: 'Short', blocks: [] }) },
     })
-    const { page } = await open(`/editor/${project.projectSlug}`)
+    const { page } = await open(`/editor/${project.projectSlug}`, { view: 'content' })
     const current = page.locator('#stage .slide-frame.current')
     await expect.poll(() => current.evaluate((el) => el.classList.contains('more-below'))).toBe(true)
     expect(await current.evaluate((el) => getComputedStyle(el, '::after').content)).toContain('More below')
@@ -212,7 +224,7 @@ describe('the editor page in Chromium', () => {
         }),
       },
     })
-    const { page } = await open(`/editor/${project.projectSlug}`)
+    const { page } = await open(`/editor/${project.projectSlug}`, { view: 'content' })
     const image = page.locator('#stage .slide-frame.current img')
     await image.waitFor()
     expect(await image.getAttribute('alt')).toBe('Bar chart of revenue by quarter')
@@ -253,7 +265,7 @@ describe('the editor page in Chromium', () => {
   })
 
   it('fits a phone: one slide readable at 390 px, nothing wider than the screen', async () => {
-    const { page } = await open('/editor/q3-business-review#slide-4', { phone: true })
+    const { page } = await open('/editor/q3-business-review#slide-4', { phone: true, view: 'content' })
     const width = await page.evaluate(() => document.documentElement.scrollWidth)
     expect(width).toBeLessThanOrEqual(390)
     // A long version name in the header (a slide added with a long name) stays within the screen too.
@@ -278,6 +290,16 @@ describe('the editor page in Chromium', () => {
     await page.screenshot({ path: screenshotPath('editor-phone') })
     await page.keyboard.press('Home')
     await page.screenshot({ path: screenshotPath('editor-phone-title') })
+    // The components: the slide's 16:9 box scaled to the screen's width, nothing wider.
+    await page.locator('#view-component').click()
+    await expect
+      .poll(() => page.locator('#stage .slide-frame.current > .component-layer').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('rendered')
+    const component = (await frame.boundingBox())!
+    expect(component.x + component.width).toBeLessThanOrEqual(390)
+    expect(Math.abs(component.width / component.height - 16 / 9)).toBeLessThan(0.05)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.screenshot({ path: screenshotPath('editor-phone-component') })
   })
 
   it('answers an unknown project with a 404 page that says no such project exists', async () => {

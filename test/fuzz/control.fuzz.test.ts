@@ -170,7 +170,7 @@ function plausible(route: RouteSpec): Array<fc.Arbitrary<unknown>> {
     case '/_emulator/templates':
       return [
         fc.record(
-          { teamId: pick('teamId'), name: fc.string({ minLength: 1, maxLength: 20 }), slideCount: fc.integer({ min: 0, max: 21 }) },
+          { teamId: pick('teamId'), name: fc.string({ minLength: 1, maxLength: 20 }), slideCount: fc.integer({ min: 0, max: 51 }) },
           { requiredKeys: ['teamId', 'name'] },
         ),
       ]

@@ -3,10 +3,13 @@
  * one slide at a time, thumbnails, an overview, keyboard navigation, a
  * full-screen presenter mode and, on the editor, live updates from the
  * server's event stream. It runs under the pages' strict CSP: no inline
- * script, no style attribute (styles change through CSSOM only).
+ * script, no style attribute (styles change through CSSOM only). Slides
+ * show as their components render them (`component-view.ts`), with the
+ * content rendering as the fallback and, in the editor, a toggle.
  */
 
 import type { DeckView } from '../viewer.js'
+import { ComponentView, type RenderDeck } from './component-view.js'
 
 const root = document.documentElement
 root.classList.add('js')
@@ -21,6 +24,60 @@ function fromHtml(html: string): HTMLElement {
   const template = document.createElement('template')
   template.innerHTML = html
   return template.content.firstElementChild as HTMLElement
+}
+
+/** Moves `node` before `before` in `parent`, keeping an iframe inside it loaded where the browser can (`moveBefore`). */
+function place(parent: HTMLElement, node: Node, before: Node | null): void {
+  const move = (parent as HTMLElement & { moveBefore?: (node: Node, child: Node | null) => void }).moveBefore
+  if (move !== undefined && node.isConnected) {
+    try {
+      move.call(parent, node, before)
+      return
+    } catch {
+      // Not movable that way (another document): inserted instead.
+    }
+  }
+  parent.insertBefore(node, before)
+}
+
+/** Makes `parent`'s children exactly `wanted`, moving only those out of place (an unmoved iframe stays loaded). */
+function syncChildren(parent: HTMLElement, wanted: readonly HTMLElement[]): void {
+  let cursor: ChildNode | null = parent.firstChild
+  for (const node of wanted) {
+    if (node === cursor) {
+      cursor = cursor.nextSibling
+      continue
+    }
+    place(parent, node, cursor)
+  }
+  while (cursor !== null) {
+    const next: ChildNode | null = cursor.nextSibling
+    cursor.remove()
+    cursor = next
+  }
+}
+
+/**
+ * Gives `old` the attributes and children of `fresh` (new HTML for the same
+ * slide), keeping its component layer (its display frame stays loaded).
+ */
+function morph(old: HTMLElement, fresh: HTMLElement): void {
+  for (const name of old.getAttributeNames()) if (!fresh.hasAttribute(name)) old.removeAttribute(name)
+  for (const name of fresh.getAttributeNames()) old.setAttribute(name, fresh.getAttribute(name)!)
+  const layer = old.querySelector(':scope > .component-layer')
+  for (const child of Array.from(old.childNodes)) if (child !== layer) child.remove()
+  for (const child of Array.from(fresh.childNodes)) old.insertBefore(child, layer)
+}
+
+/** The renderer's data the page was served with. */
+function initialRenderDeck(): RenderDeck | undefined {
+  const block = document.getElementById('deck-render')
+  if (block === null) return undefined
+  try {
+    return JSON.parse(block.textContent ?? '') as RenderDeck
+  } catch {
+    return undefined
+  }
 }
 
 function start(): void {
@@ -42,6 +99,16 @@ function start(): void {
   let ids = frames().map((frame) => frame.dataset.slideId ?? '')
   let names = thumbButtons().map((thumb) => thumb.querySelector('.thumb-name')?.textContent ?? '')
   let index = 0
+
+  const components = new ComponentView({
+    editor: document.body.dataset.mode === 'editor',
+    hosts: (id) => ({
+      frame: frames().find((frame) => frame.dataset.slideId === id),
+      thumb: thumbButtons().find((thumb) => thumb.dataset.slideId === id),
+    }),
+    currentId: () => ids[index],
+    label: (id) => `Slide ${ids.indexOf(id) + 1}: ${names[ids.indexOf(id)] ?? ''}`,
+  })
 
   function indexFromHash(): number | undefined {
     const match = /^#slide-(\d+)$/.exec(location.hash)
@@ -67,6 +134,7 @@ function start(): void {
     if (options.updateHash !== false && count > 0) history.replaceState(null, '', `#slide-${index + 1}`)
     thumbButtons()[index]?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
     markOverflow()
+    components.sync()
   }
 
   const go = (to: number) => show(to)
@@ -188,6 +256,8 @@ function start(): void {
   })
 
   show(indexFromHash() ?? 0, { updateHash: indexFromHash() !== undefined })
+  const initial = initialRenderDeck()
+  if (initial !== undefined) components.update(initial)
 
   // ---------- live updates (the editor) ----------
   const eventsUrl = document.body.dataset.events
@@ -230,20 +300,18 @@ function start(): void {
     const newThumbs: HTMLElement[] = []
     for (const slide of view.slides) {
       let frame = oldFrames.get(slide.id)
-      if (frame === undefined || frameHtml.get(slide.id) !== slide.frame) {
-        frame = fromHtml(slide.frame)
-        frameHtml.set(slide.id, slide.frame)
-      }
+      if (frame === undefined) frame = fromHtml(slide.frame)
+      else if (frameHtml.get(slide.id) !== slide.frame) morph(frame, fromHtml(slide.frame))
+      frameHtml.set(slide.id, slide.frame)
       let thumb = oldThumbs.get(slide.id)
-      if (thumb === undefined || thumbHtml.get(slide.id) !== slide.thumb) {
-        thumb = fromHtml(slide.thumb)
-        thumbHtml.set(slide.id, slide.thumb)
-      }
+      if (thumb === undefined) thumb = fromHtml(slide.thumb)
+      else if (thumbHtml.get(slide.id) !== slide.thumb) morph(thumb, fromHtml(slide.thumb))
+      thumbHtml.set(slide.id, slide.thumb)
       newFrames.push(frame)
       newThumbs.push(thumb)
     }
-    stageSlides.replaceChildren(...newFrames)
-    thumbs.replaceChildren(...newThumbs)
+    syncChildren(stageSlides, newFrames)
+    syncChildren(thumbs, newThumbs)
     const previous = index
     ids = view.slides.map((slide) => slide.id)
     names = view.slides.map((slide) => slide.name)
@@ -251,6 +319,11 @@ function start(): void {
     for (const id of [...thumbHtml.keys()]) if (!ids.includes(id)) thumbHtml.delete(id)
     empty.hidden = ids.length > 0
     const kept = currentId === undefined ? -1 : ids.indexOf(currentId)
+    components.update({
+      frameCss: view.frameCss,
+      renderVersion: view.renderVersion,
+      slides: view.slides.map(({ id, render }) => ({ id, render })),
+    })
     show(kept !== -1 ? kept : previous, { updateHash: location.hash !== '' })
     if (focusedId !== undefined) thumbButtons()[ids.indexOf(focusedId)]?.focus({ preventScroll: true })
   }

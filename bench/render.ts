@@ -1,0 +1,221 @@
+/**
+ * The slide renderer (issue 20), in headless Chromium and in-process:
+ *
+ * - a deck generated from a 30-slide template: navigation start to the
+ *   current slide's component shown, and to every thumbnail's component
+ *   shown, against the same build with the Content toggle on (navigation
+ *   start to the current slide and every thumbnail in the page). Each run
+ *   in a fresh browser context after one unmeasured visit (the renderer's
+ *   scripts in the HTTP cache, as on a second visit), the two views
+ *   alternating;
+ * - transpiling one slide (`transpileSlideTsx`, the emulator's side):
+ *   median and p99 over every distinct component of the seeded world and a
+ *   generated 30-slide deck, each text many times;
+ * - a second view of an unchanged slide within a page session: slides the
+ *   emulator transpiled for the first view of the deck, then for a reload
+ *   and a live update.
+ *
+ * The renderer's code in the browser entry's initial chunks is checked by
+ * the `browser` group's bundle rows (`bench/browser.ts`).
+ */
+import { existsSync } from 'node:fs'
+import type { Browser } from 'playwright-core'
+import type { EmulatorRequest } from '../src/core/exchange.js'
+import { Emulator } from '../src/emulator.js'
+import { createEmulator } from '../src/index.js'
+import { transpilerOf } from '../src/pages/routes.js'
+import { transpileSlideTsx } from '../src/render/transpile.js'
+import { ratio, skipped, type Row } from './lib/row.js'
+import { alternate, fmt, median } from './lib/stats.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const SLIDES = 30
+const ACME = 'pres_test_alice_acme'
+
+/** A 30-slide deck generated from a 30-slide template of Acme's, on a served emulator: its editor path. */
+async function thirtySlideDeck(origin: string, emulator: ReturnType<typeof createEmulator>): Promise<string> {
+  const teams = await (await fetch(`${origin}/v1/teams`, { headers: { authorization: `Bearer ${ACME}` } })).json()
+  const teamId = (teams as { teams: Array<{ id: string; isPersonal: boolean }> }).teams.find((team) => !team.isPersonal)!.id
+  const { templateId } = await emulator.control.createTemplate({ teamId, name: 'Thirty', slideCount: SLIDES })
+  const job = (await (
+    await fetch(`${origin}/v1/projects/generate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ACME}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Quarterly results for the board', templateId }),
+    })
+  ).json()) as { jobId: string; projectSlug: string }
+  await emulator.control.completeJob(job.jobId)
+  return `/editor/${job.projectSlug}`
+}
+
+interface Marks {
+  current: number
+  thumbs: number
+}
+
+/** Loads the editor in `view` and answers when (ms from navigation start) the current slide and all thumbnails showed. */
+async function visit(browser: Browser, url: string, view: 'component' | 'content'): Promise<Marks> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 820 } })
+  try {
+    // A string, not a function: tsx would wrap the function's inner functions in a helper the page does not have.
+    await context.addInitScript(`(() => {
+      if (self !== top) return
+      localStorage.setItem('presentation-emulator:slide-view', ${JSON.stringify(view)})
+      const marks = (window.__marks = {})
+      const component = ${JSON.stringify(view === 'component')}
+      const count = (selector) => document.querySelectorAll(selector).length
+      const check = () => {
+        const now = performance.now()
+        if (marks.current === undefined && count(component ? '#stage .slide-frame.current > .component-layer[data-state="rendered"]' : '#stage .slide-frame.current') > 0) marks.current = now
+        if (marks.thumbs === undefined && count(component ? '#thumbs .thumb > .component-layer[data-state="rendered"]' : '#thumbs .thumb') >= ${SLIDES} && count('.js #stage .slide-frame.current') > 0) marks.thumbs = now
+      }
+      new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state', 'class'] })
+    })()`)
+    const page = await context.newPage()
+    const load = async () => {
+      await page.goto(url)
+      await page
+        .waitForFunction(
+          () => {
+            const marks = (window as unknown as { __marks: Partial<Marks> }).__marks
+            return marks.current !== undefined && marks.thumbs !== undefined
+          },
+          undefined,
+          { timeout: 120_000 },
+        )
+        .catch(async (error) => {
+          const states = await page.evaluate(() => [
+            JSON.stringify((window as unknown as { __marks: unknown }).__marks),
+            String(document.querySelectorAll('#thumbs .thumb').length),
+            ...[...document.querySelectorAll<HTMLElement>('.component-layer')].map(
+              (layer) => `${layer.dataset.state}: ${layer.textContent}`,
+            ),
+          ])
+          throw new Error(
+            `${view}: the slides did not all show (${JSON.stringify(states.filter((state) => !state.startsWith('rendered')).slice(0, 3))}): ${error}`,
+          )
+        })
+      return page.evaluate(() => (window as unknown as { __marks: Marks }).__marks)
+    }
+    await load()
+    return await load()
+  } finally {
+    await context.close()
+  }
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+const get = (path: string): EmulatorRequest => ({ method: 'GET', path, query: '', headers: { host: '127.0.0.1' }, body: null })
+
+export async function renderRows(options: { rounds: number }): Promise<Row[]> {
+  const rows: Row[] = []
+
+  // Transpiling, on the emulator's side.
+  const host = new Emulator({ clock: 'manual', rateLimit: 0 })
+  await host.ready()
+  const texts = new Set<string>()
+  for (const slide of host.world.slides.all()) texts.add(slide.files['slide.tsx'])
+  // Warmed up first: the emulator transpiles many slides in a session; the first few run before the JIT has compiled the parsers.
+  for (let round = 0; round < 30; round++) for (const text of texts) transpileSlideTsx(text)
+  const times: number[] = []
+  for (let round = 0; round < 50; round++) {
+    for (const text of texts) {
+      const started = performance.now()
+      const result = transpileSlideTsx(text)
+      times.push(performance.now() - started)
+      if (!result.ok) throw new Error(`a seeded slide does not transpile: ${result.problem.message}`)
+    }
+  }
+  rows.push({
+    measure: `transpiling one slide.tsx on the emulator's side (parse, rewrite, sucrase, check), ms: median / p99 over ${texts.size} distinct components × 50, after a warm-up`,
+    emulator: `${fmt(median(times), 2)} / ${fmt(percentile(times, 99), 2)}`,
+    baseline: '',
+    ratio: '',
+    target: '(for information)',
+    met: undefined,
+  })
+
+  // A second view transpiles nothing.
+  const transpiler = transpilerOf(host)
+  await host.handle(get('/editor/q3-business-review'))
+  const first = transpiler.stats.transpiled
+  await host.handle(get('/editor/q3-business-review'))
+  await host.handle(get('/sites/q3-business-review.sites.localhost/'))
+  const again = transpiler.stats.transpiled - first
+  rows.push({
+    measure: 'slides transpiled for a second view, a reload and the published site of an unchanged deck (the first view transpiled them)',
+    emulator: `${again} (first view: ${first})`,
+    baseline: '',
+    ratio: '',
+    target: '0',
+    met: again === 0,
+  })
+  await host.close()
+
+  const current = 'navigation start to the current slide’s component shown (30-slide deck from a template), headless Chromium, ms'
+  const thumbs = 'navigation start to all 30 thumbnails’ components shown, ms'
+  if (!existsSync(CHROMIUM)) {
+    rows.push(skipped(current, '≤ 1.5x', `skipped: no ${CHROMIUM}`), skipped(thumbs, '≤ 2x', `skipped: no ${CHROMIUM}`))
+    return rows
+  }
+  const emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  const server = await emulator.listen({ port: 0 })
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  })
+  try {
+    const url = `${server.origin}${await thirtySlideDeck(server.origin, emulator)}`
+    await visit(browser, url, 'component')
+    const componentThumbs: number[] = []
+    const contentThumbs: number[] = []
+    const runs = await alternate(Math.max(5, options.rounds), {
+      component: async () => {
+        const marks = await visit(browser, url, 'component')
+        componentThumbs.push(marks.thumbs)
+        return marks.current
+      },
+      content: async () => {
+        const marks = await visit(browser, url, 'content')
+        contentThumbs.push(marks.thumbs)
+        return marks.current
+      },
+    })
+    const c = median(runs.component)
+    const t = median(runs.content)
+    rows.push({
+      measure: current,
+      emulator: fmt(c),
+      baseline: `Content toggle on: ${fmt(t)}`,
+      ratio: ratio(c / t),
+      target: '≤ 1.5x',
+      met: c / t <= 1.5,
+    })
+    const ct = median(componentThumbs)
+    const tt = median(contentThumbs)
+    rows.push({
+      measure: thumbs,
+      emulator: fmt(ct),
+      baseline: `Content toggle on: ${fmt(tt)}`,
+      ratio: ratio(ct / tt),
+      target: '≤ 2x',
+      met: ct / tt <= 2,
+    })
+  } finally {
+    await browser.close()
+    await emulator.close()
+  }
+  return rows
+}

@@ -1,0 +1,77 @@
+/**
+ * The renderer's fixed numbers and names, shared by the emulator (which
+ * serves the renderer and checks its inputs) and the renderer's browser
+ * scripts (which enforce them). Nothing here runs slide code.
+ */
+
+/** How long one slide's component may run, from the moment its code starts (after its worker has loaded React), before its worker is ended. */
+export const RENDER_TIMEOUT_MS = 2_000
+
+/**
+ * How long a worker may take to load React and reach the slide's code.
+ * No slide code runs before then, so this bounds a busy machine, not a
+ * component; a worker that never starts is ended and its slide says so.
+ */
+export const START_TIMEOUT_MS = 20_000
+
+/** Renders running at once in one page (each in its own worker). */
+export const MAX_CONCURRENT_RENDERS = 2
+
+/** The largest markup (in UTF-16 code units) a render may produce; a larger one is refused before any document parses it. */
+export const MAX_MARKUP_CHARS = 1_000_000
+
+/** The largest transpiled component the renderer accepts (the emulator never sends a larger one: `slide.tsx` is at most 1 MiB). */
+export const MAX_CODE_CHARS = 4_000_000
+
+/** The largest `slide.content.json` / `slide.controls.json` text the renderer accepts. */
+export const MAX_FILE_CHARS = 2_000_000
+
+/** The slide's box, in CSS pixels: a component lays out in it, and each view scales it to fit. */
+export const SLIDE_WIDTH = 1280
+export const SLIDE_HEIGHT = 720
+
+/** What `slide.tsx` may import; any other module is an error naming it and listing these. */
+export const SLIDE_IMPORTS = ['react', 'react/jsx-runtime', './slide.content.json', './slide.controls.json'] as const
+
+/** Where the renderer's documents and scripts are served (assets of the emulator's own origin). */
+export const RENDER_ASSET_PATH = '/_emulator/assets/render/'
+
+/**
+ * The renderer's documents, by name under `RENDER_ASSET_PATH`. Each holds
+ * its script inline (allowed by its hash alone): a sandboxed frame's own
+ * requests are not cached by the browser, so a script loaded from an
+ * address would be fetched again by every frame and every worker.
+ */
+export const RENDER_ASSETS = {
+  /** The renderer frame: runs components, each in its own worker (React is inside its script). */
+  rendererDocument: 'renderer.html',
+  /** A display frame: shows one slide's sanitised markup. */
+  slideDocument: 'slide.html',
+} as const
+
+/** The names served under `RENDER_ASSET_PATH`. */
+export const RENDER_ASSET_NAMES: readonly string[] = Object.values(RENDER_ASSETS)
+
+/** True for the path of one of the renderer's assets. */
+export function isRenderAssetPath(path: string): boolean {
+  return path.startsWith(RENDER_ASSET_PATH) && RENDER_ASSET_NAMES.includes(path.slice(RENDER_ASSET_PATH.length))
+}
+
+/**
+ * Whether a slide may load an image from this path of the emulator's own
+ * origin: anything but its API (`/v1`) and its control plane (`/_emulator`,
+ * apart from its assets). Both the component view and the content view
+ * hold to it, so no slide makes the browser call the API or read the
+ * control plane.
+ */
+export function imagePathAllowed(path: string): boolean {
+  if (path === '/v1' || path.startsWith('/v1/')) return false
+  return !(path === '/_emulator' || (path.startsWith('/_emulator/') && !path.startsWith('/_emulator/assets/')))
+}
+
+/** The query parameter of a display frame's address naming a remote image its slide's content allows (`--allow-remote-images`). */
+export const IMAGE_PARAM = 'img'
+
+/** At most this many remote images per slide are allowed, each at most this long. */
+export const MAX_REMOTE_IMAGES = 24
+export const MAX_REMOTE_IMAGE_URL = 2_048

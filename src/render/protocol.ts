@@ -1,0 +1,89 @@
+/**
+ * The renderer's messages. A page talks to one renderer frame (which runs
+ * components) and to display frames (which show their markup); the
+ * renderer frame talks to one worker per render over a `MessagePort`.
+ * Every message names this protocol; every field is read as untrusted
+ * text by whoever receives it.
+ *
+ * The protocol is small on purpose: anything that can load the renderer
+ * frame and exchange these messages (the editor, the sites, later a
+ * headless render check) renders slides the same way.
+ */
+import type { SlideFileProblem } from '../model/slide-validation.js'
+
+export const RENDER_PROTOCOL = 'presentation-emulator/render@1'
+
+/** What the renderer needs of one slide: its transpiled component, its two JSON files as text, and the remote images its content names (allowed with `--allow-remote-images`). */
+export interface RenderSlide {
+  code: string
+  mappings: string
+  content: string
+  controls: string
+  images: string[]
+}
+
+/** Page → renderer frame. */
+export type ToRenderer =
+  | { protocol: typeof RENDER_PROTOCOL; type: 'render'; id: string; slide: RenderSlide; props: Record<string, unknown> }
+  | { protocol: typeof RENDER_PROTOCOL; type: 'cancel'; id: string }
+  /** Asks the renderer to say `ready` again (it may have said so before the page listened). */
+  | { protocol: typeof RENDER_PROTOCOL; type: 'hello' }
+
+/** Why a render failed. */
+export type RenderErrorKind =
+  /** the component threw (or React refused what it returned) */
+  | 'runtime'
+  /** it imported a module the renderer does not provide */
+  | 'import'
+  /** it has no default export */
+  | 'no-default-export'
+  /** it ran out of time and its worker was ended */
+  | 'timeout'
+  /** its markup is over the size the renderer accepts */
+  | 'too-large'
+  /** its worker could not start or load (or died) */
+  | 'crashed'
+  /** the emulator found a problem before running it (syntax, an unreadable content file) */
+  | 'source'
+
+export interface RenderError {
+  kind: RenderErrorKind
+  message: string
+  /** Where in `slide.tsx` (1-based), when known. */
+  line?: number
+  column?: number
+  file?: SlideFileProblem['file']
+}
+
+/** Renderer frame → page. */
+export type FromRenderer =
+  | { protocol: typeof RENDER_PROTOCOL; type: 'ready' }
+  | { protocol: typeof RENDER_PROTOCOL; type: 'result'; id: string; ok: true; html: string }
+  | { protocol: typeof RENDER_PROTOCOL; type: 'result'; id: string; ok: false; error: RenderError }
+
+/** Page → display frame: show this (sanitised again there) with this stylesheet. */
+export interface ToDisplay {
+  protocol: typeof RENDER_PROTOCOL
+  type: 'show'
+  seq: number
+  css: string
+  html: string
+}
+
+/** Display frame → page. */
+export type FromDisplay =
+  | { protocol: typeof RENDER_PROTOCOL; type: 'ready' }
+  | { protocol: typeof RENDER_PROTOCOL; type: 'shown'; seq: number }
+
+/** Renderer frame → worker (its one global message, with the port to answer on). */
+export interface WorkerInit {
+  content: string
+  controls: string
+  props: Record<string, unknown>
+}
+
+/** Worker → renderer frame, on the render's own port. */
+export type FromWorker =
+  | { type: 'started' }
+  | { type: 'done'; html: string }
+  | { type: 'failed'; kind: 'runtime' | 'import' | 'no-default-export'; message: string; stack: string }

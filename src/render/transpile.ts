@@ -1,0 +1,362 @@
+/**
+ * `slide.tsx` to the JavaScript the renderer runs, on the emulator's side.
+ *
+ * The emulator's process transpiles a component but never runs it: the
+ * text goes in, text comes out, and only the sandboxed renderer in a
+ * browser evaluates it (see `docs/rendering.md`). The steps:
+ *
+ * 1. Babel's parser, with the options `PUT` validation uses, reads the
+ *    module (a file stored without validation, through a state import or
+ *    `--fixtures`, reports its syntax error here with line and column).
+ * 2. A few spots Babel accepts but sucrase writes out wrongly are rewritten
+ *    in the source first, guided by the AST: JSX namespaced names
+ *    (`xlink:href`, `<svg:rect>`), string import and export names
+ *    (`export { Slide as "default" }`), `import.meta` (the code runs as a
+ *    classic worker script, not a module) and TypeScript namespaces that
+ *    hold values (sucrase drops every namespace as if it were `declare`d;
+ *    they become the function TypeScript itself emits).
+ * 3. [Sucrase](https://github.com/alangpierce/sucrase) strips the types and
+ *    turns JSX into `react/jsx-runtime` calls (the automatic runtime) and
+ *    `import`/`export` into `require`/`exports`. It keeps every line where
+ *    it was, so a line in an error is a line of `slide.tsx`; its source map
+ *    gives the column.
+ * 4. The output is parsed again, wrapped as the renderer wraps it (the
+ *    body of an async function), so what reaches a browser is valid.
+ *
+ * Results are cached by the SHA-256 of the text and the transpiler's
+ * version (`SlideTranspiler`): a page that shows an unchanged slide again
+ * transpiles nothing.
+ */
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { parse as parseScript } from '@babel/parser'
+import { getVersion, transform, type Options } from 'sucrase'
+import { defaultExportProblem, parseSlideTsx, type SlideFileProblem, type SlideTsxProgram } from '../model/slide-validation.js'
+
+/** The transpiler and its version: part of every cache key, so an upgrade never serves old output. */
+export const TRANSPILER_VERSION = `sucrase@${getVersion()}`
+
+/** A transpiled component: a CommonJS-style body (`require`, `exports`) and its source map's `mappings` (lines are `slide.tsx`'s). */
+export interface TranspiledSlide {
+  ok: true
+  code: string
+  mappings: string
+}
+
+/** A component that cannot be transpiled: its first problem, with the line and column in `slide.tsx`. */
+export interface TranspileFailure {
+  ok: false
+  problem: SlideFileProblem
+}
+
+export type TranspileResult = TranspiledSlide | TranspileFailure
+
+const SUCRASE_OPTIONS: Options = {
+  transforms: ['typescript', 'jsx', 'imports'],
+  jsxRuntime: 'automatic',
+  production: true,
+  // Chromium runs modern JavaScript: only types, JSX and modules are rewritten.
+  disableESTransforms: true,
+  filePath: 'slide.tsx',
+  sourceMapOptions: { compiledFilename: 'slide.js' },
+}
+
+/** The hex SHA-256 of a text (UTF-8). */
+export function sha256Hex(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)))
+}
+
+/** The cache key of a `slide.tsx`: the SHA-256 of its text and the transpiler's version. */
+export function transpileKey(text: string): string {
+  return `${sha256Hex(text)}:${TRANSPILER_VERSION}`
+}
+
+/* ------------------------------------------------------- source rewrites */
+
+interface Edit {
+  start: number
+  end: number
+  text: string
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: Babel's AST nodes, read by their `type`
+type Node = { type: string; start: number; end: number } & Record<string, any>
+
+/** Every node of a Babel AST, depth first. */
+function* nodes(value: unknown): Generator<Node> {
+  if (Array.isArray(value)) {
+    for (const item of value) yield* nodes(item)
+    return
+  }
+  if (typeof value !== 'object' || value === null) return
+  const node = value as Node
+  if (typeof node.type === 'string') yield node
+  for (const [key, child] of Object.entries(node)) {
+    if (key === 'loc' || key === 'extra' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue
+    if (typeof child === 'object' && child !== null) yield* nodes(child)
+  }
+}
+
+const IDENTIFIER_NAME = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u
+
+/** `text` padded with spaces to `length` (when shorter), so columns after it stay put. */
+function padTo(text: string, length: number): string {
+  return text.length >= length ? text : text + ' '.repeat(length - text.length)
+}
+
+const newlines = (text: string) => (text.match(/\r\n|\r|\n/g) ?? []).length
+
+/** The names a binding pattern declares (`const { a, b: [c] } = …` → a, c). */
+function boundNames(pattern: Node | null | undefined): string[] {
+  if (pattern === null || pattern === undefined) return []
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern.name]
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((property: Node) =>
+        boundNames(property.type === 'RestElement' ? property.argument : property.value),
+      )
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((element: Node | null) => boundNames(element?.type === 'RestElement' ? element.argument : element))
+    case 'AssignmentPattern':
+      return boundNames(pattern.left)
+    case 'RestElement':
+      return boundNames(pattern.argument)
+    default:
+      return []
+  }
+}
+
+/** The value names an exported declaration of a namespace adds to it (none for types and `declare`d ones). */
+function exportedValueNames(declaration: Node): string[] {
+  if (declaration.declare) return []
+  switch (declaration.type) {
+    case 'VariableDeclaration':
+      return declaration.declarations.flatMap((declarator: Node) => boundNames(declarator.id))
+    case 'FunctionDeclaration':
+    case 'ClassDeclaration':
+    case 'TSEnumDeclaration':
+      return declaration.id === null ? [] : [declaration.id.name]
+    default:
+      return []
+  }
+}
+
+/**
+ * A TypeScript namespace holding values, as TypeScript emits it:
+ * `namespace N { export const a = 1 }` → `var N; (function (N) { const a = 1; N.a = a; })(N || (N = {}));`,
+ * each rewrite on the line it replaces. `parent` is the enclosing
+ * namespace when this one is exported from it. Sucrase would drop it.
+ */
+function namespaceEdits(statement: Node, edits: Edit[], parent: string | undefined): void {
+  const exported = statement.type === 'ExportNamedDeclaration' && statement.declaration?.type === 'TSModuleDeclaration'
+  const declaration: Node = exported ? statement.declaration : statement
+  if (declaration.type !== 'TSModuleDeclaration' || declaration.declare || declaration.id?.type !== 'Identifier') return
+  const chain: Node[] = [declaration]
+  let block: Node = declaration.body
+  while (block?.type === 'TSModuleDeclaration') {
+    chain.push(block)
+    block = block.body
+  }
+  if (block?.type !== 'TSModuleBlock') return
+  const names: string[] = chain.map((node) => node.id.name)
+  const name = names[names.length - 1]!
+  edits.push({ start: statement.start, end: block.start + 1, text: names.map((n) => `var ${n}; (function (${n}) {`).join(' ') })
+  const closing: string[] = []
+  for (let i = names.length - 1; i >= 0; i--) {
+    const n = names[i]!
+    const outer = i > 0 ? names[i - 1] : exported ? parent : undefined
+    closing.push(outer === undefined ? `})(${n} || (${n} = {}));` : `})(${n} = ${outer}.${n} || (${outer}.${n} = {}));`)
+  }
+  // Exported from the module itself: an ES export the imports transform handles.
+  if (exported && parent === undefined) closing.push(`export { ${names[0]} };`)
+  edits.push({ start: block.end - 1, end: block.end, text: closing.join(' ') })
+  for (const inner of block.body as Node[]) {
+    if (inner.type === 'ExportNamedDeclaration' && inner.declaration !== null && inner.declaration !== undefined) {
+      if (inner.declaration.type === 'TSModuleDeclaration') {
+        namespaceEdits(inner, edits, name)
+        continue
+      }
+      edits.push({ start: inner.start, end: inner.declaration.start, text: '' })
+      const values = exportedValueNames(inner.declaration)
+      if (values.length > 0)
+        edits.push({ start: inner.end, end: inner.end, text: `; ${values.map((v) => `${name}.${v} = ${v};`).join(' ')}` })
+    } else if (inner.type === 'TSModuleDeclaration') {
+      namespaceEdits(inner, edits, undefined)
+    }
+  }
+}
+
+/**
+ * The source with the spots sucrase mishandles rewritten, and the
+ * replacements to make in its output (markers standing for text JSX or an
+ * identifier cannot hold). Every rewrite keeps the number of lines.
+ */
+function prepare(text: string, program: SlideTsxProgram, markerBase: string): { source: string; after: Array<[string, string]> } {
+  const edits: Edit[] = []
+  const after: Array<[string, string]> = []
+  let markers = 0
+  const marker = (final: string) => {
+    const name = `${markerBase}${markers++}`
+    after.push([name, final])
+    return name
+  }
+  const nameOf = (node: Node) => `${node.namespace.name}:${node.name.name}`
+  for (const statement of program.body as Node[]) namespaceEdits(statement, edits, undefined)
+  for (const node of nodes(program)) {
+    switch (node.type) {
+      case 'JSXAttribute': {
+        if (node.name.type !== 'JSXNamespacedName') break
+        // `xlink:href="#a"` → `{...{"xlink:href": "#a"}}`: the same prop, written as JavaScript.
+        const key = JSON.stringify(nameOf(node.name))
+        const value: Node | null = node.value
+        if (value === null || value === undefined) {
+          edits.push({ start: node.start, end: node.end, text: `{...{${key}: true}}` })
+          break
+        }
+        edits.push({ start: node.start, end: value.start, text: `{...{${key}: ` })
+        if (value.type === 'StringLiteral') {
+          const raw = text.slice(value.start, value.end)
+          edits.push({ start: value.start, end: value.end, text: `${JSON.stringify(value.value)}${'\n'.repeat(newlines(raw))}` })
+        } else if (value.type === 'JSXExpressionContainer') {
+          edits.push({ start: value.start, end: value.start + 1, text: '' })
+          edits.push({ start: value.end - 1, end: value.end, text: '' })
+          if (value.expression.type === 'JSXEmptyExpression') edits.push({ start: value.end, end: value.end, text: 'undefined' })
+        }
+        edits.push({ start: node.end, end: node.end, text: '}}' })
+        break
+      }
+      case 'JSXOpeningElement':
+      case 'JSXClosingElement':
+        // `<svg:rect>`: JSX cannot name a string tag with a colon in it; a marker tag stands in, replaced after.
+        if (node.name.type === 'JSXNamespacedName') {
+          const name = nameOf(node.name)
+          const existing = after.find(([, final]) => final === name)
+          edits.push({ start: node.name.start, end: node.name.end, text: existing?.[0] ?? marker(name) })
+        }
+        break
+      case 'MetaProperty':
+        // `import.meta` exists only in modules; the renderer passes an object by this name (same length).
+        if (node.meta.name === 'import' && node.property.name === 'meta')
+          edits.push({ start: node.start, end: node.end, text: '__impMeta__' })
+        break
+      case 'ImportSpecifier':
+      case 'ExportSpecifier':
+      case 'ExportNamespaceSpecifier': {
+        const named: Node | undefined = node.type === 'ImportSpecifier' ? node.imported : node.exported
+        if (named?.type !== 'StringLiteral') break
+        const raw = text.slice(named.start, named.end)
+        const value = named.value as string
+        // `"default"` → `default`; a name no identifier can spell gets a marker, put back as `["…"]` after.
+        edits.push({
+          start: named.start,
+          end: named.end,
+          text: IDENTIFIER_NAME.test(value) ? padTo(value, raw.length) : marker(JSON.stringify(value)),
+        })
+        break
+      }
+    }
+  }
+  edits.sort((a, b) => a.start - b.start || a.end - b.end)
+  let source = ''
+  let at = 0
+  for (const edit of edits) {
+    source += text.slice(at, edit.start) + edit.text
+    at = edit.end
+  }
+  source += text.slice(at)
+  return { source, after }
+}
+
+/** Puts back in the output what the markers stand for: a property access `.m` becomes `["…"]`, a quoted `'m'` the text. */
+function restore(code: string, after: Array<[string, string]>): string {
+  let out = code
+  for (const [name, final] of after) {
+    if (final.startsWith('"')) {
+      out = out.replace(new RegExp(`\\.\\s*${name}\\b`, 'g'), `[${final}]`)
+      out = out.replace(new RegExp(`(['"])${name}\\1`, 'g'), final)
+      out = out.replace(new RegExp(`\\b${name}\\b`, 'g'), final)
+    } else {
+      out = out.replace(new RegExp(`\\b${name}\\b`, 'g'), final)
+    }
+  }
+  return out
+}
+
+/* ------------------------------------------------------------- transpile */
+
+function problemAt(line: number, column: number, message: string): TranspileFailure {
+  return { ok: false, problem: { file: 'slide.tsx', line: Math.max(1, line), column: Math.max(1, column), message } }
+}
+
+/**
+ * Transpiles one `slide.tsx`. Pure: the same text gives the same result.
+ * Never runs the code.
+ */
+export function transpileSlideTsx(text: string): TranspileResult {
+  const parsed = parseSlideTsx(text)
+  if (!parsed.ok) return { ok: false, problem: parsed.problem }
+  const missing = defaultExportProblem(parsed.program)
+  if (missing !== undefined) return { ok: false, problem: missing }
+  const { source, after } = prepare(text, parsed.program, `jsx_${sha256Hex(text).slice(0, 10)}_`)
+  let output: ReturnType<typeof transform>
+  try {
+    output = transform(source, SUCRASE_OPTIONS)
+  } catch (error) {
+    const loc = (error as { loc?: { line?: number; column?: number } }).loc
+    const message = String((error as Error)?.message ?? error).replace(/\s*\(\d+:\d+\)$/, '')
+    return problemAt(loc?.line ?? 1, (loc?.column ?? 0) + 1, `could not be transpiled: ${message}`)
+  }
+  const code = restore(output.code, after)
+  // The renderer runs the code as the body of an async function (top-level `await` works); check it parses so.
+  try {
+    parseScript(`(async () => {\n${code}\n})`, { sourceType: 'script' })
+  } catch (error) {
+    const loc = (error as { loc?: { line?: number; column?: number } }).loc
+    return problemAt(
+      (loc?.line ?? 2) - 1,
+      (loc?.column ?? 0) + 1,
+      `could not be transpiled: ${(error as Error).message.replace(/\s*\(\d+:\d+\)$/, '')}`,
+    )
+  }
+  return { ok: true, code, mappings: output.sourceMap?.mappings ?? '' }
+}
+
+/** How much a transpiler has done: slides transpiled, and answers from its cache. */
+export interface TranspilerStats {
+  transpiled: number
+  cached: number
+}
+
+/**
+ * Transpiles with a cache keyed by `transpileKey` (SHA-256 of the text and
+ * the transpiler's version), least recently used dropped first. One per
+ * emulator: nothing is shared between emulators.
+ */
+export class SlideTranspiler {
+  readonly #cache = new Map<string, TranspileResult>()
+  readonly #stats: TranspilerStats = { transpiled: 0, cached: 0 }
+
+  constructor(private readonly capacity = 2_000) {}
+
+  /** The result for `text`, from the cache when this text was transpiled before. */
+  transpile(text: string): TranspileResult & { key: string } {
+    const key = transpileKey(text)
+    const cached = this.#cache.get(key)
+    if (cached !== undefined) {
+      this.#stats.cached++
+      this.#cache.delete(key)
+      this.#cache.set(key, cached)
+      return { ...cached, key }
+    }
+    const result = transpileSlideTsx(text)
+    this.#stats.transpiled++
+    this.#cache.set(key, result)
+    if (this.#cache.size > this.capacity) this.#cache.delete(this.#cache.keys().next().value!)
+    return { ...result, key }
+  }
+
+  get stats(): TranspilerStats {
+    return { ...this.#stats }
+  }
+}
