@@ -4,7 +4,7 @@
  *
  * - bundle weight: what the emulator adds, minified and gzipped, in the
  *   chunks loaded before the first answer (the entry, its static imports and
- *   the emulator it awaits through a dynamic import, as the README recipe does)
+ *   the emulator it awaits through a dynamic import, as the browser recipe of docs/guides/browsers.md does)
  *   and, for information, in all chunks (lazy ones included);
  * - navigation start to the first answered API call in headless Chromium.
  */
@@ -48,7 +48,7 @@ async function buildApp(app: App, outDir: string): Promise<Weight> {
   }
   // The entry, its static imports, and the modules it imports dynamically: the
   // emulator app awaits its one dynamic import (the emulator, loaded as the
-  // README's recipe does) before its first call. The emulator's own lazy
+  // browser recipe does) before its first call. The emulator's own lazy
   // chunks are dynamic imports of that chunk, not of the entry.
   for (const [key, chunk] of Object.entries(manifest)) {
     if (!chunk.isEntry) continue

@@ -1,19 +1,19 @@
 /**
  * `npm run openapi`: writes the OpenAPI document generated from the zod
- * schemas to src/openapi/openapi.json, and the API reference table into the
- * README. `npm run openapi -- --check` writes nothing and exits 1 when
+ * schemas to src/openapi/openapi.json, and the API reference table into
+ * docs/reference/api.md. `npm run openapi -- --check` writes nothing and exits 1 when
  * either is stale (the tests run the same check).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { openApiText } from './openapi/generate.js'
-import { readmeWithApiReference } from './openapi/reference.js'
+import { API_REFERENCE_DOC, withApiReference } from './openapi/reference.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const check = process.argv.includes('--check')
 const targets: Array<[string, string]> = [
   [`${root}src/openapi/openapi.json`, openApiText()],
-  [`${root}README.md`, readmeWithApiReference(readFileSync(`${root}README.md`, 'utf8'))],
+  [`${root}${API_REFERENCE_DOC}`, withApiReference(readFileSync(`${root}${API_REFERENCE_DOC}`, 'utf8'))],
 ]
 let stale = 0
 for (const [file, text] of targets) {

@@ -7,7 +7,7 @@ import { BUILT_IN_FIXTURES, parseFixtures } from './fixtures/load.js'
 import type { FixturesDocument, FixturesInput } from './fixtures/schema.js'
 import type { PersistOption } from './adapters/web-storage.js'
 
-/** Options of one emulator. Every option has a default; see the README's flags table. */
+/** Options of one emulator. Every option has a default; see docs/reference/create-emulator.md and the flags table of docs/guides/cli.md. */
 export interface EmulatorOptions {
   /** Fixtures and generated ids are a pure function of the seed. Default 1. */
   seed?: number

@@ -85,7 +85,7 @@ export const isolationScenarios = [
       // A SHOULD: the spec scopes access for projects ("The key can read or edit only projects its
       // team or the key owner has access to") and templates ("404 template not found or not
       // accessible"), but for jobs says only "Error: 404 job not found"; nothing in it says another
-      // team's key cannot read a job. The emulator's 404 is its own choice (README, job visibility).
+      // team's key cannot read a job. The emulator's 404 is its own choice (docs/emulator-choices.md, job visibility).
       ctx.expectError(exchange, 404, endpoint('getJobStatus'), 'SHOULD')
       await ctx.waitForJob(main, job.jobId)
     },

@@ -1,5 +1,5 @@
 /**
- * What the OpenAPI document and the README's API reference say about each
+ * What the OpenAPI document and the API reference (docs/reference/api.md) say about each
  * operation beyond its schemas: a description (the spec's words, then the
  * emulator's choices, marked as such) and an example request.
  */

@@ -61,7 +61,7 @@ export const STANDARD_PARTS: PipelineParts = {
 
 /**
  * The `/v1` API: every request goes through the same steps, in this order,
- * and the first that fails answers (the README's "How a request is handled"):
+ * and the first that fails answers (docs/reference/api.md, "How a request is handled"):
  *
  * 1. authentication, 2. rate limit, 3. route, 4. body size,
  * 5. fault injection, 6. validation, 7. the operation, under the world's lock,

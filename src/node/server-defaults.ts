@@ -1,6 +1,6 @@
 /**
- * The defaults of the HTTP server's timeouts and connection cap (README,
- * "Security and limits"): bounds a local test client never comes near, so
+ * The defaults of the HTTP server's timeouts and connection cap (docs/security.md,
+ * "Limits and timeouts"): bounds a local test client never comes near, so
  * only a stalled or hostile client meets them.
  */
 export const SERVER_DEFAULTS = {

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'
 
 /**
- * The README's table of HTTP clients × ways in, as tests: each client calls
+ * The table of HTTP clients × ways in (docs/guides/node-tests.md), as tests: each client calls
  * `GET /v1/teams` with Alice's key through msw's setupServer, the
  * socket-free fetch, and listen(). A client that cannot take a way in is
- * shown failing the way the README says it does.
+ * shown failing the way that page says it does.
  */
 
 const HEADERS = { authorization: 'Bearer pres_test_alice' }
@@ -40,7 +40,7 @@ const clients: Record<string, Client> = {
   },
   'node:http': (url) =>
     new Promise((resolve, reject) => {
-      // Through the module object: msw patches http.request when setupServer listens (see the README's note).
+      // Through the module object: msw patches http.request when setupServer listens (see the note in docs/guides/node-tests.md).
       const req = http.request(url, { headers: HEADERS }, (res) => {
         let text = ''
         res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))

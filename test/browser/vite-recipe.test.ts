@@ -10,7 +10,7 @@ import { ensureBuilt, ROOT, tempDir } from '../support/cli.js'
 import { launchChromium } from './support/browser.js'
 
 /**
- * The README's browser recipe, copied from the README into a fresh Vite app:
+ * The browser recipe (docs/guides/browsers.md), copied from that page into a fresh Vite app:
  * `msw init`, `src/mocks/emulator.ts` and `src/main.ts` exactly as written
  * there, plus a tiny app. Built by Vite (the real bundler), served, and
  * loaded in headless Chromium: the app answers from the emulator, keeps its
@@ -22,11 +22,11 @@ let browser: Browser
 let server: Server
 let origin: string
 
-/** The fenced code block of the README whose first line is `// <file>`, without its list indentation. */
+/** The fenced code block of the recipe page whose first line is `// <file>`, without its list indentation. */
 function readmeBlock(readme: string, file: string): string {
   const blocks = [...readme.matchAll(/^( *)```ts\n([\s\S]*?)^\1```$/gm)]
   const found = blocks.find(([, indent, body]) => body!.split('\n')[0]!.slice(indent!.length) === `// ${file}`)
-  if (found === undefined) throw new Error(`the README has no \`\`\`ts block starting with // ${file}`)
+  if (found === undefined) throw new Error(`docs/guides/browsers.md has no \`\`\`ts block starting with // ${file}`)
   const [, indent, body] = found
   return body!
     .split('\n')
@@ -73,7 +73,7 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 
 beforeAll(async () => {
   await ensureBuilt()
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+  const readme = await readFile(join(ROOT, 'docs', 'guides', 'browsers.md'), 'utf8')
   app = await tempDir('presentation-emulator-vite-')
   const path = app.path
   await writeFile(join(path, 'package.json'), JSON.stringify({ name: 'a-vite-app', private: true, type: 'module' }))
@@ -83,7 +83,7 @@ beforeAll(async () => {
   await mkdir(join(path, 'src', 'mocks'), { recursive: true })
   await writeFile(join(path, 'index.html'), INDEX_HTML)
   await writeFile(join(path, 'src', 'mocks', 'emulator.ts'), readmeBlock(readme, 'src/mocks/emulator.ts'))
-  // The cross-origin choice of the README: the same world under the real service's URL.
+  // The cross-origin choice of the recipe: the same world under the real service's URL.
   const main = readmeBlock(readme, 'src/main.ts').replace(
     'await startEmulator()',
     "const { emulator, worker } = await startEmulator()\n  worker.use(...emulator.handlersFor('https://api.presentation.example/v1'))",
@@ -94,7 +94,7 @@ beforeAll(async () => {
   await writeFile(join(path, 'plain.html'), INDEX_HTML.replace('/src/main.ts', '/src/plain.ts'))
 
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js')
-  // `--save` (as the README says) would ask a question here; the test only needs the file.
+  // `--save` (as the recipe says) would ask a question here; the test only needs the file.
   await run([join(ROOT, 'node_modules', 'msw', 'cli', 'index.js'), 'init', 'public/', '--no-save'], {})
   await run([vite, 'build', '--mode', 'development', '--outDir', 'dist-dev'], { NODE_ENV: 'development' })
   await run([vite, 'build', '--outDir', 'dist-prod'], { NODE_ENV: 'production' })
@@ -125,7 +125,7 @@ afterAll(async () => {
   await app?.remove()
 })
 
-describe('the README browser recipe in a Vite app', () => {
+describe('the browser recipe of docs/guides/browsers.md in a Vite app', () => {
   it('answers from the emulator in Chromium, on its own origin and another, and keeps its state across a reload', async () => {
     const context = await browser.newContext()
     const page = await context.newPage()

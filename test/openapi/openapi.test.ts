@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { emulatorOnlyStatuses, openApiText } from '../../scripts/openapi/generate.js'
-import { readmeWithApiReference } from '../../scripts/openapi/reference.js'
+import { API_REFERENCE_DOC, withApiReference } from '../../scripts/openapi/reference.js'
 import { createClient, fillPath, type RawRequest } from '../../src/client/index.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { COMMON_ERROR_STATUSES, OPERATION_IDS, operations, type OperationId, type OperationSpec } from '../../src/schemas/index.js'
@@ -20,9 +20,9 @@ describe('the OpenAPI document', () => {
     expect(committed).toBe(openApiText())
   })
 
-  it('keeps the README’s API reference current', () => {
-    const readme = readFileSync(`${root}README.md`, 'utf8')
-    expect(readmeWithApiReference(readme)).toBe(readme)
+  it('keeps the API reference of docs/reference/api.md current', () => {
+    const doc = readFileSync(`${root}${API_REFERENCE_DOC}`, 'utf8')
+    expect(withApiReference(doc)).toBe(doc)
   })
 
   it('is a valid OpenAPI 3.1 document for an outside validator', async () => {

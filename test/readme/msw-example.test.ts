@@ -1,5 +1,5 @@
-// The README's "In Node tests with msw" example, as written there: if this
-// fails, the README is wrong.
+// The "In Node tests with msw" example of docs/guides/node-tests.md (and the
+// README's shorter one), as written there: if this fails, the docs are wrong.
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createEmulator } from '../../src/index.js'

@@ -8,7 +8,7 @@ import { parseRawResponse, rawConnect } from './raw.js'
  * Issue 11, findings 4 and 5: slow clients held sockets (unfinished headers
  * ~72 s, a body stopped halfway > 130 s, no cap on connections), and
  * node:http's own 400/431 answers had no JSON error body. The bounds are
- * made small here; their defaults are in the README.
+ * made small here; their defaults are in docs/security.md.
  */
 
 let emulator: PresentationEmulator

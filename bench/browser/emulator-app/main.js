@@ -1,5 +1,5 @@
 // A browser app whose API calls are answered by the emulator's handlers under msw's setupWorker,
-// started as the README's browser recipe does: the worker registers while the emulator loads.
+// started as the browser recipe of docs/guides/browsers.md does: the worker registers while the emulator loads.
 import { setupWorker } from 'msw/browser'
 
 const worker = setupWorker()

@@ -476,7 +476,7 @@ export const worldScenarios = [
             [429, '0'],
             last,
           )
-          // Seconds on a real clock; on a manual clock the emulator says "retry now" with a date in the past (README's choices).
+          // Seconds on a real clock; on a manual clock the emulator says "retry now" with a date in the past (docs/emulator-choices.md).
           const { mode } = await ctx.control.clock()
           const retryAfter = last.headers['retry-after'] ?? ''
           ctx.must(
