@@ -57,7 +57,7 @@ describe.each(WAYS)('control plane: health, reset and routing (%s)', (way) => {
   it('answers 405 with Allow for a known control-plane path with another method', async () => {
     const reply = await h.control('PATCH', '/faults')
     expectError(reply, 405, 'METHOD_NOT_ALLOWED')
-    expect(reply.headers.allow).toBe('GET, POST, DELETE')
+    expect(reply.headers.allow).toBe('GET, HEAD, POST, DELETE')
   })
 
   it('answers 400 to a body that is not valid JSON, and to a JSON body that is not an object', async () => {

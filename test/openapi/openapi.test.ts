@@ -107,12 +107,13 @@ describe('the OpenAPI document', () => {
     expect(limit.schema.default).toBe(20)
   })
 
-  it('is served at GET /openapi.json, byte for byte the committed document', async () => {
+  it('is served at GET /openapi.json: the committed document, with servers naming the API that served it', async () => {
     const emulator = createEmulator()
     const response = await emulator.fetch('http://127.0.0.1:4010/openapi.json')
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toContain('application/json')
-    expect(await response.json()).toEqual(document)
+    const served = await response.json()
+    expect(served).toEqual({ ...document, servers: [{ url: 'http://127.0.0.1:4010/v1', description: expect.any(String) }] })
     expect((await emulator.fetch('http://127.0.0.1:4010/openapi.json', { method: 'POST' })).status).toBe(405)
   })
 })
