@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib'
 import { ROOT } from './lib/process.js'
 import { ratio, skipped, type Row } from './lib/row.js'
 import { alternate, fmt, median } from './lib/stats.js'
+import { CHROMIUM, launchChromium } from './lib/chromium.js'
 
 const APPS = ['emulator-app', 'trivial-app'] as const
 type App = (typeof APPS)[number]
@@ -85,8 +86,6 @@ function serve(dir: string): Promise<{ server: Server; origin: string }> {
   )
 }
 
-const CHROMIUM = '/usr/bin/chromium'
-
 export async function browserRows(options: { rounds: number }): Promise<Row[]> {
   const dirs = Object.fromEntries(APPS.map((app) => [app, mkdtempSync(join(tmpdir(), `pe-${app}-`))])) as Record<App, string>
   const weights = {} as Record<App, Weight>
@@ -117,19 +116,7 @@ export async function browserRows(options: { rounds: number }): Promise<Row[]> {
     rows.push(skipped(navigation, '≤ 1.3x', `skipped: no ${CHROMIUM} (apt-get install chromium)`))
     return rows
   }
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   const servers = await Promise.all(APPS.map((app) => serve(dirs[app])))
   try {
     const visit = (index: number) => async () => {

@@ -27,8 +27,8 @@ import { transpilerOf } from '../src/pages/page-server.js'
 import { transpileSlideTsx } from '../src/render/transpile.js'
 import { ratio, skipped, type Row } from './lib/row.js'
 import { alternate, fmt, median } from './lib/stats.js'
+import { CHROMIUM, launchChromium } from './lib/chromium.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const SLIDES = 30
 const ACME = 'pres_test_alice_acme'
 
@@ -164,18 +164,7 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
   }
   const emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
   const server = await emulator.listen({ port: 0 })
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  })
+  const browser = await launchChromium()
   try {
     const url = `${server.origin}${await thirtySlideDeck(server.origin, emulator)}`
     await visit(browser, url, 'component')
