@@ -122,7 +122,10 @@ export class ApiPipeline {
       }
 
       // 3. Route
-      if (match.kind === 'none') throw fail.notFound('Route', `no operation at ${request.method} ${request.path}`)
+      // A HEAD is its GET (the same answer, the body dropped later), so its hint names GET: the two Content-Lengths agree.
+      if (match.kind === 'none') {
+        throw fail.notFound('Route', `no operation at ${request.method === 'HEAD' ? 'GET' : request.method} ${request.path}`)
+      }
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
       const spec: OperationSpec = operations[match.data]
 

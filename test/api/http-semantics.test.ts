@@ -48,6 +48,7 @@ describe.each(WAYS)('HTTP semantics (%s)', (way) => {
       ['an API read by slug', (): string => apiPath('/projects/welcome-deck'), KEY],
       ['an API 404', (): string => apiPath('/projects/no-such-deck'), KEY],
       ['an API 401', (): string => apiPath('/teams'), {}],
+      ['an API path with no operation (its hint names the path and method)', (): string => apiPath('/projects//config'), KEY],
       ['the OpenAPI document', (): string => '/openapi.json', {}],
       ['an editor page', (): string => '/editor/welcome-deck', {}],
       ['a published site', (): string => '/sites/welcome-deck.sites.localhost/', {}],

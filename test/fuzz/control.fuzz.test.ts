@@ -330,12 +330,14 @@ async function checkOne(route: RouteSpec, generated: EmulatorRequest, foreign: b
     expect(response.status, `HEAD and GET answered differently: ${context}`).toBe(twin.status)
     response = { ...twin, stream: undefined }
   }
+  // A HEAD's answer is judged as its GET's: the route's own errors and schema apply to it.
+  const asMethod = request.method === 'HEAD' ? 'GET' : request.method
   count(route.path)
   expect(response.status, `${response.status} ${response.body} for ${context}`).toBeLessThan(500)
   if (foreign) expect(response.status, `a foreign page changed the emulator: ${context}`).toBe(403)
   if (response.status < 300) {
     count(`${route.path} accepted`)
-    if (request.method === route.method && route.response !== undefined) {
+    if (asMethod === route.method && route.response !== undefined) {
       const result = route.response.safeParse(JSON.parse(response.body!))
       expect(result.success, `answer ${response.body?.slice(0, 300)} does not match its schema, for ${context}`).toBe(true)
     }
@@ -344,7 +346,7 @@ async function checkOne(route: RouteSpec, generated: EmulatorRequest, foreign: b
     const slugs = [...(slug === undefined ? [] : [decodeURIComponent(slug)]), ...pools.slug!.slice(0, 2)]
     await world.after((state) => expectPagesRender(emulator, state, slugs, context))
   } else {
-    const own = request.method === route.method ? (route.errors ?? {}) : {}
+    const own = asMethod === route.method ? (route.errors ?? {}) : {}
     expectErrorShape(response, context, own[response.status])
     expect(
       [400, 403, 404, 405, 413, ...Object.keys(own).map(Number)],
