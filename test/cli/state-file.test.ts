@@ -197,7 +197,9 @@ describe.concurrent('--state FILE', () => {
 
   it('saves a whole world replaced by PUT /_emulator/state or POST /_emulator/reset', async ({ cli }) => {
     const file = stateFile()
-    const server = await cli.start(['--state', file, '--quiet'])
+    // A whole world is a large body: on a busy machine a client may take longer than the default 60 s to send it.
+    const patient = ['--request-timeout', '600']
+    const server = await cli.start(['--state', file, '--quiet', ...patient])
     const doc = {
       ...validState,
       seed: 42,
@@ -209,7 +211,7 @@ describe.concurrent('--state FILE', () => {
     expect(saved.seed).toBe(42)
     expect(saved.projects.find((p) => p.slug === 'welcome-deck')?.name).toBe('Put in place')
 
-    const restarted = await cli.start(['--state', file, '--quiet'])
+    const restarted = await cli.start(['--state', file, '--quiet', ...patient])
     expect((await restarted.request('GET', '/v1/projects/welcome-deck')).body.name).toBe('Put in place')
     expect((await restarted.request('POST', '/_emulator/reset')).status).toBe(200)
     expect(await restarted.stop('SIGTERM')).toEqual({ code: 0, signal: null })
