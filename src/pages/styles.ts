@@ -185,8 +185,9 @@ html:not(.js) .stage .slide-frame:not(:first-child){display:none}
 .component-layer{position:absolute;inset:0;z-index:1;pointer-events:none}
 .component-layer-thumb{inset:auto;top:.3rem;left:.3rem;right:.3rem;aspect-ratio:16/9;border-radius:.3rem;overflow:hidden}
 .slide-display{display:block;width:100%;height:100%;border:0;background:transparent}
+.slide-picture{display:block;width:100%;height:100%;object-fit:contain;user-select:none}
 .content-view .component-layer{display:none}
-.component-layer[data-state="failed"] .slide-display{visibility:hidden}
+.component-layer[data-state="failed"] :is(.slide-display,.slide-picture){visibility:hidden}
 .component-view .slide-frame:has(> .component-layer:not([data-state="failed"])) > .slide,
 .component-view .thumb:has(> .component-layer:not([data-state="failed"])) .thumb-slide > .slide{display:none}
 .component-view .slide-frame:has(> .component-layer:not([data-state="failed"])).more-below::after{display:none}

@@ -27,16 +27,8 @@ import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { fail } from '../core/errors.js'
 import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from './client/bundle.generated.js'
-import {
-  IMAGE_PARAM,
-  MAX_REMOTE_IMAGE_URL,
-  MAX_REMOTE_IMAGES,
-  RENDER_ASSET_NAMES,
-  RENDER_ASSET_PATH,
-  RENDER_ASSETS,
-  SLIDE_HEIGHT,
-  SLIDE_WIDTH,
-} from './limits.js'
+import { SLIDE_BOX_CSS } from './picture.js'
+import { IMAGE_PARAM, MAX_REMOTE_IMAGE_URL, MAX_REMOTE_IMAGES, RENDER_ASSET_NAMES, RENDER_ASSET_PATH, RENDER_ASSETS } from './limits.js'
 
 /** What serving the renderer needs from the emulator. */
 export interface RenderHost {
@@ -140,7 +132,7 @@ export function displayDocument(): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta http-equiv="x-dns-prefetch-control" content="off"><title>Slide</title>
-<style>html,body{margin:0;width:100%;height:100%;overflow:hidden;background:transparent}#slide-root{position:absolute;left:0;top:0;width:${SLIDE_WIDTH}px;height:${SLIDE_HEIGHT}px;transform-origin:0 0;overflow:hidden;container-type:size;background:var(--slide-bg,#fff);color:var(--slide-fg,#0f172a);font-family:var(--slide-font,system-ui,sans-serif)}</style>
+<style>html,body{margin:0;width:100%;height:100%;overflow:hidden;background:transparent}${SLIDE_BOX_CSS}</style>
 <style id="slide-css"></style>
 </head>
 <body><div id="slide-root"></div><script>${DISPLAY_JS}</script></body>

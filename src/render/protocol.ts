@@ -1,6 +1,7 @@
 /**
  * The renderer's messages. A page talks to one renderer frame (which runs
- * components) and to display frames (which show their markup); the
+ * components) and to display frames (which show their markup; the
+ * thumbnails show pictures made from it instead, `picture.ts`); the
  * renderer frame talks to one worker per render over a `MessagePort`.
  * Every message names this protocol; every field is read as untrusted
  * text by whoever receives it.
@@ -58,7 +59,8 @@ export interface RenderError {
 /** Renderer frame → page. */
 export type FromRenderer =
   | { protocol: typeof RENDER_PROTOCOL; type: 'ready' }
-  | { protocol: typeof RENDER_PROTOCOL; type: 'result'; id: string; ok: true; html: string }
+  /** `html` for a display frame; `xhtml`, the same sanitised markup as XML, for the slide's picture (`picture.ts`). */
+  | { protocol: typeof RENDER_PROTOCOL; type: 'result'; id: string; ok: true; html: string; xhtml: string }
   | { protocol: typeof RENDER_PROTOCOL; type: 'result'; id: string; ok: false; error: RenderError }
 
 /** Page → display frame: show this (sanitised again there) with this stylesheet. */

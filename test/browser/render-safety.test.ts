@@ -27,6 +27,7 @@ import {
   type SlideSpec,
   settled,
   shown,
+  slideRoot,
   startCanary,
 } from './support/render.js'
 
@@ -175,10 +176,9 @@ describe('the slide renderer’s safety, in Chromium', () => {
         '<style>{"@import url(CANARY/import.css); @import \\"CANARY/import2.css\\"; @font-face { font-family: evil; src: url(CANARY/font.woff2) } .evil { background: url(CANARY/rule.png); font-family: evil } .set { background-image: image-set(\\"CANARY/set.png\\" 1x) } .esc { background: u\\\\72l(CANARY/escaped.png) } .ok { color: rgb(1, 2, 3) }"}</style><div className="evil ok set esc" style={{ backgroundImage: "url(CANARY/inline.png)", color: "rgb(4, 5, 6)" }}>styled</div><svg><style>{"rect { fill: url(CANARY/fill.svg#f) }"}</style><rect width="10" height="10" /></svg>',
       ),
       check: async (page, id) => {
-        const frame = await displayFrame(page, id, 'thumb')
-        const html = await frame.evaluate(() => document.getElementById('slide-root')!.innerHTML)
-        expect(html).not.toContain('127.0.0.1')
+        for (const place of ['thumb', 'stage'] as const) expect((await shown(page, id, place)).html).not.toContain('127.0.0.1')
         // What was harmless stays.
+        const frame = await displayFrame(page, id, 'stage')
         expect(await frame.locator('.ok').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(4, 5, 6)')
       },
     },
@@ -226,9 +226,10 @@ describe('the slide renderer’s safety, in Chromium', () => {
         '<form id="f" action="CANARY/form" method="post"><input name="x" defaultValue="1" /><button type="submit">Send</button></form><button id="fa" formAction="CANARY/formaction">Go</button>',
       ),
       check: async (page, id) => {
-        const frame = await displayFrame(page, id, 'thumb')
-        expect(await frame.locator('form').count()).toBe(0)
-        expect(await frame.locator('[formaction]').count()).toBe(0)
+        for (const place of ['thumb', 'stage'] as const) {
+          const root = await slideRoot(page, id, place)
+          expect(await root.evaluate((box) => box.querySelectorAll('form, [formaction]').length)).toBe(0)
+        }
         // A click on the slide reaches nothing in it: display frames are inert.
         await page.locator('#stage').click()
       },
@@ -343,18 +344,18 @@ export default function Clean() {
       'Forgery',
     )
     const forged = `<img src="${canary.origin}/forged.png"><p id="forged">forged</p>`
-    // From the page itself, from a display frame (as if compromised) and from the renderer frame with an unknown id.
+    // From the page itself, from the stage's display frame (as if compromised) and from the renderer frame with an unknown id.
     await page.evaluate(
       ({ protocol, forged }) => {
-        window.postMessage({ protocol, type: 'result', id: 'r1', ok: true, html: forged }, '*')
+        window.postMessage({ protocol, type: 'result', id: 'r1', ok: true, html: forged, xhtml: forged }, '*')
         window.postMessage({ protocol, type: 'ready' }, '*')
       },
       { protocol: RENDER_PROTOCOL, forged },
     )
-    const display = await displayFrame(page, ids[0]!, 'thumb')
+    const display = await displayFrame(page, ids[0]!, 'stage')
     await display.evaluate(
       ({ protocol, forged }) => {
-        parent.postMessage({ protocol, type: 'result', id: 'r1', ok: true, html: forged }, '*')
+        parent.postMessage({ protocol, type: 'result', id: 'r1', ok: true, html: forged, xhtml: forged }, '*')
         parent.postMessage({ protocol, type: 'result', id: 'r2', ok: false, error: { kind: 'runtime', message: '<b>forged</b>' } }, '*')
         parent.postMessage({ protocol, type: 'shown', seq: 99 }, '*')
       },
@@ -362,7 +363,8 @@ export default function Clean() {
     )
     const renderer = page.frames().find((frame) => frame.url().includes('/render/renderer.html'))!
     await renderer.evaluate(
-      ({ protocol, forged }) => parent.postMessage({ protocol, type: 'result', id: 'no-such-render', ok: true, html: forged }, '*'),
+      ({ protocol, forged }) =>
+        parent.postMessage({ protocol, type: 'result', id: 'no-such-render', ok: true, html: forged, xhtml: forged }, '*'),
       { protocol: RENDER_PROTOCOL, forged },
     )
     // The page answers something after them all (a navigation), so every message has been handled by now.
@@ -469,9 +471,7 @@ Promise.allSettled([fetch(${JSON.stringify(`${canary}/fetch`)}), import(${JSON.s
     expectedErrors = [REFUSED_WHILE_SANITISING]
     const { page, slug, ids, journalBefore } = await openDeck([{ tsx: hostile('', markup) }, BENIGN], 'Markup')
     for (const place of ['thumb', 'stage'] as const) {
-      const frame = await displayFrame(page, ids[0]!, place)
-      const found = await frame.evaluate(() => {
-        const root = document.getElementById('slide-root')!
+      const found = await (await slideRoot(page, ids[0]!, place)).evaluate((root) => {
         const elements = [...root.querySelectorAll('*')]
         return {
           forbidden: root.querySelectorAll('script, link, meta, base, iframe, object, embed, form').length,

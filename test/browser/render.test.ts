@@ -99,6 +99,11 @@ describe('slides rendered as their components, in Chromium', () => {
     await page.keyboard.press('o')
     expect(await layer(page, ids[0]!, 'thumb').isVisible()).toBe(true)
     expect((await shown(page, ids[0]!, 'thumb')).text).toContain('3 points, 30 characters')
+    // A thumbnail is a picture (an SVG image runs nothing and loads nothing), drawn at its size: no frame per thumbnail.
+    const picture = layer(page, ids[0]!, 'thumb').locator('img.slide-picture')
+    expect(await picture.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,/)
+    expect(await picture.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(1280)
+    expect(await page.locator('#thumbs iframe').count()).toBe(0)
     await page.screenshot({ path: screenshotPath('render-overview') })
 
     const published = (await served.api('POST', `/projects/${slug}/publish`, ALICE)).body

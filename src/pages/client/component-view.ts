@@ -6,9 +6,13 @@
  * - one hidden renderer frame (`<iframe sandbox="allow-scripts">` on the
  *   renderer's own document) runs each slide once per set of props, at most
  *   `MAX_CONCURRENT_RENDERS` at a time, the current slide first;
- * - each place a slide shows (the stage, its thumbnail, hence the
- *   overview) is a sandboxed display frame; the page relays the markup to
- *   it as an opaque string, and it sanitises and shows it;
+ * - the stage shows the current slide in a sandboxed display frame; the
+ *   page relays the markup to it as an opaque string, and it sanitises and
+ *   shows it;
+ * - a thumbnail (hence the overview) shows the slide as a picture: an
+ *   `<img>` of an SVG made from the renderer's sanitised XHTML and the
+ *   deck's stylesheet (`render/picture.ts`), which runs nothing and loads
+ *   nothing; the page joins text into its URL and never parses it;
  * - the page takes messages only from the frames it made (`event.source`),
  *   reads every field as text, and shows errors with `textContent`;
  * - a slide whose component fails shows its content rendering with the
@@ -36,6 +40,7 @@ import {
   type ToDisplay,
   type ToRenderer,
 } from '../../render/protocol.js'
+import { slidePicture } from '../../render/picture.js'
 import type { ControlField, SlideRenderData } from '../../render/slide-render.js'
 
 /** What the page receives for the renderer: in its data block at first, in every live update after. */
@@ -45,20 +50,24 @@ export interface RenderDeck {
   slides: Array<{ id: string; render: SlideRenderData }>
 }
 
-type Outcome = { ok: true; html: string } | { ok: false; error: RenderError }
+type Outcome = { ok: true; html: string; xhtml: string } | { ok: false; error: RenderError }
 
-/** Where a slide shows: the stage article or a thumbnail button; its display frame lives in a layer inside it. */
+/** Where a slide shows: the stage article (a display frame) or a thumbnail button (a picture), in a layer inside it. */
 interface Display {
   slideId: string
   place: 'stage' | 'thumb'
-  /** Made when there is markup to show (a thumbnail), or at once (the stage): frames made up front would compete with the first render. */
+  /** The stage's display frame, made at once. */
   iframe?: HTMLIFrameElement
+  /** A thumbnail's picture, made when there is markup to show. */
+  picture?: HTMLImageElement
   layer: HTMLElement
   src: string
   ready: boolean
   seq: number
-  /** The outcome last sent to the frame (not sent again). */
+  /** The outcome last sent to the frame or drawn as the picture (not again). */
   posted?: Outcome
+  /** The stylesheet the picture was drawn with (a live update may change the theme). */
+  postedCss?: string
 }
 
 interface SlideState {
@@ -89,8 +98,9 @@ function readAnswer(data: unknown): FromRenderer | undefined {
   if (data.type === 'ready') return { protocol: RENDER_PROTOCOL, type: 'ready' }
   if (data.type !== 'result' || typeof data.id !== 'string') return undefined
   if (data.ok === true) {
-    return typeof data.html === 'string' && data.html.length <= MAX_MARKUP_CHARS
-      ? { protocol: RENDER_PROTOCOL, type: 'result', id: data.id, ok: true, html: data.html }
+    const { html, xhtml } = data
+    return typeof html === 'string' && html.length <= MAX_MARKUP_CHARS && typeof xhtml === 'string' && xhtml.length <= MAX_MARKUP_CHARS
+      ? { protocol: RENDER_PROTOCOL, type: 'result', id: data.id, ok: true, html, xhtml }
       : undefined
   }
   const error = data.error
@@ -378,7 +388,7 @@ export class ComponentView {
       if (flight === undefined) return
       clearTimeout(flight.timer)
       this.#inFlight.delete(answer.id)
-      this.#settle(flight.key, answer.ok ? { ok: true, html: answer.html } : { ok: false, error: answer.error })
+      this.#settle(flight.key, answer.ok ? { ok: true, html: answer.html, xhtml: answer.xhtml } : { ok: false, error: answer.error })
       this.#pump()
       this.#renderPanel()
       return
@@ -434,6 +444,39 @@ export class ComponentView {
     return iframe
   }
 
+  /** Draws a thumbnail's picture of a rendered slide; its layer says `rendered` once the image has loaded. */
+  #draw(display: Display, outcome: Outcome & { ok: true }): void {
+    const css = this.#deck.frameCss
+    if (display.posted === outcome && display.postedCss === css) return
+    display.posted = outcome
+    display.postedCss = css
+    const seq = ++display.seq
+    let picture = display.picture
+    if (picture === undefined) {
+      picture = element('img', 'slide-picture')
+      picture.alt = ''
+      picture.setAttribute('aria-hidden', 'true')
+      picture.decoding = 'async'
+      picture.draggable = false
+      picture.addEventListener('load', () => {
+        if (display.seq === Number(picture!.dataset.seq)) display.layer.dataset.state = 'rendered'
+      })
+      picture.addEventListener('error', () => {
+        if (display.seq !== Number(picture!.dataset.seq)) return
+        display.layer.dataset.state = 'failed'
+        display.posted = undefined
+        this.#describe(display.layer.querySelector<HTMLElement>(':scope > .component-error')!, {
+          kind: 'crashed',
+          message: 'The slide’s picture could not be drawn from its markup.',
+        })
+      })
+      display.layer.prepend(picture)
+      display.picture = picture
+    }
+    picture.dataset.seq = String(seq)
+    picture.src = slidePicture(css, outcome.xhtml)
+  }
+
   /** A display frame's address: versioned, with the remote images its slide may load (`--allow-remote-images`). */
   #displaySrc(data: SlideRenderData): string {
     const query = new URLSearchParams({ v: this.#deck.renderVersion })
@@ -471,6 +514,10 @@ export class ComponentView {
         continue
       }
       error.replaceChildren()
+      if (display.place === 'thumb') {
+        this.#draw(display, outcome)
+        continue
+      }
       this.#frameFor(display)
       if (!display.ready || display.posted === outcome) continue
       display.posted = outcome

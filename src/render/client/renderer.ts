@@ -17,7 +17,8 @@
  *   `RENDER_TIMEOUT_MS`, or on any failure, the worker is ended.
  * - At most `MAX_CONCURRENT_RENDERS` run at once; the rest wait in order.
  * - Markup over `MAX_MARKUP_CHARS` is refused unread; the rest is
- *   sanitised before it leaves the frame.
+ *   sanitised before it leaves the frame, as HTML (for a display frame)
+ *   and as XHTML (for the slide's picture).
  */
 import {
   MAX_CODE_CHARS,
@@ -90,14 +91,14 @@ function start(): void {
     let worker: Worker
     let timer: ReturnType<typeof setTimeout> | undefined
     let finished = false
-    const finish = (result: { ok: true; html: string } | { ok: false; error: RenderError }) => {
+    const finish = (result: { ok: true; html: string; xhtml: string } | { ok: false; error: RenderError }) => {
       if (finished) return
       finished = true
       clearTimeout(timer)
       worker?.terminate()
       channel.port1.close()
       URL.revokeObjectURL(url)
-      if (result.ok) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html })
+      if (result.ok) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
       else failure(job, result.error)
       running--
       pump()
@@ -148,7 +149,7 @@ function start(): void {
           })
         } else {
           policy.allowed = job.images
-          finish({ ok: true, html: sanitizer.toString(html) })
+          finish({ ok: true, html: sanitizer.toString(html), xhtml: sanitizer.toXhtml(html) })
         }
       } else if (message.type === 'failed') {
         const kind = message.kind === 'import' || message.kind === 'no-default-export' ? message.kind : 'runtime'

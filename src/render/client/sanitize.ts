@@ -170,9 +170,17 @@ const CONFIG: Config = {
   SANITIZE_DOM: false,
 }
 
+/** What a sanitiser gives: the markup as HTML text, as nodes, or as XHTML (well-formed XML, for a slide's picture). */
+export interface Sanitizer {
+  toString(html: string): string
+  toFragment(html: string): DocumentFragment
+  toXhtml(html: string): string
+}
+
 /** A sanitiser for one frame, with its resource policy. */
-export function createSanitizer(policy: ResourcePolicy): { toString(html: string): string; toFragment(html: string): DocumentFragment } {
+export function createSanitizer(policy: ResourcePolicy): Sanitizer {
   const purify: DOMPurify = createDOMPurify(window)
+  const serializer = new XMLSerializer()
   purify.addHook('uponSanitizeElement', (node, data) => {
     if (data.tagName === 'style') node.textContent = sanitizeStyleText(node.textContent ?? '', policy)
   })
@@ -203,5 +211,7 @@ export function createSanitizer(policy: ResourcePolicy): { toString(html: string
   return {
     toString: (html) => purify.sanitize(html, { ...CONFIG, RETURN_DOM: false, RETURN_DOM_FRAGMENT: false }) as unknown as string,
     toFragment: (html) => purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment,
+    // The browser's own serialiser writes the sanitised nodes as XML (each element in the XHTML or SVG namespace).
+    toXhtml: (html) => serializer.serializeToString(purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as Node),
   }
 }

@@ -3,12 +3,13 @@
  * second loopback port that counts every connection made to it, decks made
  * over the API, a page that records every network event without
  * intercepting anything (interception would hide what the browser would
- * have sent), and readers of what a display frame shows.
+ * have sent), and readers of what a display frame or a picture shows.
  */
 import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core'
+import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { PICTURE_URL_PREFIX } from '../../../src/render/picture.js'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, DESKTOP } from './browser.js'
 import type { ServedEmulator } from './emulator.js'
 
@@ -160,13 +161,36 @@ export async function displayFrame(page: Page, slideId: string, place: 'stage' |
   return frame
 }
 
-/** What a display frame shows: its slide box's text and markup. */
+/**
+ * The slide's box as a place shows it: the stage's display frame's
+ * `#slide-root`, or the root of a thumbnail's picture (its SVG parsed here,
+ * in an inert document of the test's own, without the picture's stylesheet).
+ */
+export async function slideRoot(page: Page, slideId: string, place: 'stage' | 'thumb'): Promise<ElementHandle<Element>> {
+  if (place === 'stage') {
+    const root = await (await displayFrame(page, slideId, place)).$('#slide-root')
+    if (root === null) throw new Error(`no slide box in the stage's display frame for ${slideId}`)
+    return root
+  }
+  const picture = await layer(page, slideId, place).locator('img.slide-picture').elementHandle()
+  if (picture === null) throw new Error(`no picture for ${slideId} (${place})`)
+  const root = await picture.evaluateHandle((img, prefix) => {
+    const src = (img as HTMLImageElement).src
+    if (!src.startsWith(prefix)) throw new Error(`a picture that is not an SVG data URL: ${src.slice(0, 60)}`)
+    const svg = new DOMParser().parseFromString(decodeURIComponent(src.slice(prefix.length)), 'image/svg+xml')
+    const box = svg.getElementById('slide-root')
+    if (box === null) throw new Error('a picture without its slide box')
+    box.querySelector(':scope > style')?.remove()
+    return box
+  }, PICTURE_URL_PREFIX)
+  const element = root.asElement()
+  if (element === null) throw new Error(`no slide box in the picture of ${slideId}`)
+  return element
+}
+
+/** What a place shows of a slide: its slide box's text and markup. */
 export async function shown(page: Page, slideId: string, place: 'stage' | 'thumb' = 'thumb'): Promise<{ text: string; html: string }> {
-  const frame = await displayFrame(page, slideId, place)
-  return frame.evaluate(() => {
-    const root = document.getElementById('slide-root')!
-    return { text: root.textContent ?? '', html: root.innerHTML }
-  })
+  return (await slideRoot(page, slideId, place)).evaluate((root) => ({ text: root.textContent ?? '', html: root.innerHTML }))
 }
 
 /** The error a slide's layer shows (text), or '' when it rendered. */
