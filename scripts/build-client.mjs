@@ -7,13 +7,15 @@
 // The slide renderer's scripts (src/render/client/*.ts) go the same way into
 // src/render/client/bundle.generated.ts: the renderer frame's (with React 19,
 // react/jsx-runtime and react-dom/server's renderToStaticMarkup, production
-// builds, and the worker's start inside it as text) and the display frame's.
+// builds, and the worker's script, SES's lockdown inside, as text) and the
+// display frame's.
 // They are minified, keep their licence comments (React's, DOMPurify's) at
 // the end, and go inline into their documents.
 //
 //   node scripts/build-client.mjs           write the modules
 //   node scripts/build-client.mjs --check   exit 1 if a committed module is stale
 import { createHash } from 'node:crypto'
+import { parse } from '@babel/parser'
 import { build } from 'esbuild'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -65,21 +67,33 @@ async function bundle(entry, options) {
 }
 
 /**
- * A script made safe to put inline in an HTML document: esbuild already
- * writes `</script` in strings as `<\/script`; `<!--` (React writes comment
- * markers such as "<!-- -->") becomes "\x3C!--", the same string. Only
- * occurrences at the start of a string literal are rewritten: any other
- * fails the build instead of being guessed at.
+ * A script made safe to put inline in an HTML document: in every string,
+ * template and regular expression literal (found by Babel's tokenizer),
+ * `<!--` and `</script` are written with `\x3C` for `<`, the same text
+ * (React writes comment markers such as "<!-- -->"; SES's source holds
+ * `"(?:<!--|-->)"`). One anywhere else (a comment, an operator) fails the
+ * build instead of being guessed at.
  */
 function inlineSafe(name, text) {
-  const escaped = text.replace(/(["'])<!--/g, '$1\\x3C!--')
+  const { tokens } = parse(text, { sourceType: 'script', tokens: true, allowReturnOutsideFunction: true })
+  let escaped = ''
+  let at = 0
+  for (const token of tokens) {
+    const label = token.type?.label
+    if (label !== 'string' && label !== 'template' && label !== 'regexp') continue
+    const raw = text.slice(token.start, token.end)
+    if (!/<!--|<\/script/i.test(raw)) continue
+    escaped += text.slice(at, token.start) + raw.replace(/<(?=!--|\/script)/gi, '\\x3C')
+    at = token.end
+  }
+  escaped += text.slice(at)
   if (/<\/script|<!--/i.test(escaped))
-    throw new Error(`${name} holds "</script" or "<!--" outside a string, so it cannot be an inline script`)
+    throw new Error(`${name} holds "</script" or "<!--" outside a literal, so it cannot be an inline script`)
   return escaped
 }
 
-// What a worker runs before a slide's code: React (production builds, the legacy server renderer
-// only), then the worker's own start. The renderer frame's script carries it as text.
+// React for the workers (production builds, the legacy server renderer only): the renderer frame's
+// script carries it as text and gives each worker an address for it, loaded once per render.
 const react = inlineSafe(
   'React',
   await bundle('src/render/client/react-runtime.ts', {
@@ -88,13 +102,23 @@ const react = inlineSafe(
     plugins: [legacyServerRenderer],
   }),
 )
-const worker = inlineSafe('worker', await bundle('src/render/client/worker.ts', minified))
+// A worker's script: the global slots its loaded scripts fill (bindings, not properties: its global object is frozen), SES, then its own start.
+const worker = inlineSafe(
+  'worker',
+  await bundle('src/render/client/worker.ts', {
+    ...(process.env.DEBUG_WORKER ? {} : minified),
+    banner: { js: '"use strict";\nlet __slideRuntime, __slideModule;' },
+  }),
+)
 const texts = {
   pages: { VIEWER_JS: await bundle('src/pages/client/viewer.ts', {}), DASHBOARD_JS: await bundle('src/pages/client/dashboard.ts', {}) },
   render: {
     RENDERER_JS: inlineSafe(
       'renderer',
-      await bundle('src/render/client/renderer.ts', { ...minified, define: { __WORKER_PRELUDE__: JSON.stringify(`${react}\n${worker}`) } }),
+      await bundle('src/render/client/renderer.ts', {
+        ...minified,
+        define: { __WORKER_SCRIPT__: JSON.stringify(worker), __REACT_SCRIPT__: JSON.stringify(react) },
+      }),
     ),
     DISPLAY_JS: inlineSafe('display', await bundle('src/render/client/display.ts', minified)),
   },
@@ -105,7 +129,7 @@ const renderVersion = createHash('sha256').update(Object.values(texts.render).jo
 const entries = {
   VIEWER_JS: 'src/pages/client/viewer.ts',
   DASHBOARD_JS: 'src/pages/client/dashboard.ts',
-  RENDERER_JS: 'src/render/client/renderer.ts (with React and src/render/client/worker.ts inside)',
+  RENDERER_JS: 'src/render/client/renderer.ts (with React, SES and src/render/client/worker.ts inside)',
   DISPLAY_JS: 'src/render/client/display.ts',
 }
 let stale = false

@@ -85,7 +85,7 @@ export const SLIDE_IMPORTS: SlideRenderingGuide['imports'] = [
 
 export const RENDERING_GUIDE: SlideRenderingGuide = {
   component:
-    'The default export of slide.tsx is a React component (TypeScript and JSX, transpiled with the automatic JSX runtime). The editor, the published site and the overview render it in a sandboxed frame in the browser; the emulator’s server process never runs slide code.',
+    'The default export of slide.tsx is a React component (TypeScript and JSX, transpiled with the automatic JSX runtime). The editor, the published site and the overview render it in a sandboxed frame in the browser; the emulator’s server process never runs slide code. It runs in a worker whose built-ins and global object are frozen (SES lockdown: assigning to Array.prototype, JSON or a global throws) and which has no network, storage or timers; the render is static (hooks give their initial state, effects never run).',
   imports: SLIDE_IMPORTS,
   props:
     'One prop per control of slide.controls.json: {[control.id]: control.default}. Generated components give each prop the same default, so they also render without props.',

@@ -59,7 +59,7 @@ describe('the frames’ policies', () => {
       'form-action': "'none'",
       'base-uri': "'none'",
       'frame-ancestors': "'self'",
-      'script-src': hashOf(RENDERER_JS),
+      'script-src': `${hashOf(RENDERER_JS)} blob:`,
       'worker-src': 'blob:',
       'style-src': "'unsafe-inline'",
     })

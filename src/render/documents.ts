@@ -5,16 +5,18 @@
  *
  * | name | what |
  * |---|---|
- * | `renderer.html` | the renderer frame: runs components, one worker per render (React is in its script) |
+ * | `renderer.html` | the renderer frame: runs components in two workers it keeps, each slide with its own React, in a world SES locks (React and SES are in its script) |
  * | `slide.html` | a display frame: shows one slide's sanitised markup |
  *
  * Each is sent with its own Content-Security-Policy, which includes
  * `sandbox allow-scripts`, so it is sandboxed (an opaque origin, no forms,
  * popups, modals or top navigation) however it is opened. Its one script
- * is inline and allowed by its SHA-256 alone: no script can be loaded from
- * anywhere, so a component cannot `importScripts('/_emulator/state')` nor
- * `import()` a module. The workers a renderer frame starts from `blob:`
- * scripts inherit its policy. (Inline rather than a script file: a
+ * is inline and allowed by its SHA-256; the renderer frame's policy also
+ * allows `blob:` scripts (its workers load React and each slide from
+ * addresses it makes), so no script can be loaded from any origin: a
+ * component cannot `importScripts('/_emulator/state')` nor `import()` a
+ * module. The workers a renderer frame starts from `blob:` scripts inherit
+ * its policy. (Inline rather than a script file: a
  * sandboxed frame's own requests are not cached by the browser, so every
  * frame and every worker fetched its scripts again; measured in
  * `docs/decisions/0202-render-sandbox.md`.)
@@ -91,12 +93,16 @@ function scriptHashes(): { renderer: string; display: string } {
   return hashes
 }
 
-/** The renderer frame's policy: its own inline script alone, workers only from `blob:` scripts it makes, no connection, no image. */
+/**
+ * The renderer frame's policy: its own inline script, and `blob:` scripts (its workers load React and
+ * each slide from `blob:` addresses the frame makes; an address on any origin, the emulator's included,
+ * stays refused), workers only from `blob:`, no connection, no image.
+ */
 export function rendererPolicy(): string {
   return [
     'sandbox allow-scripts',
     ...COMMON,
-    `script-src ${scriptHashes().renderer}`,
+    `script-src ${scriptHashes().renderer} blob:`,
     'worker-src blob:',
     "style-src 'unsafe-inline'",
   ].join('; ')

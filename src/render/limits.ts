@@ -14,8 +14,18 @@ export const RENDER_TIMEOUT_MS = 2_000
  */
 export const START_TIMEOUT_MS = 20_000
 
-/** Renders running at once in one page (each in its own worker). */
+/** Renders running at once in one page: the renderer's workers, each rendering one slide at a time. */
 export const MAX_CONCURRENT_RENDERS = 2
+
+/** Renders one worker does before the renderer ends it and starts a fresh one (bounds what slides may leave behind). */
+export const MAX_RENDERS_PER_WORKER = 100
+
+/**
+ * How long a worker may take, after a render, to show that nothing the
+ * slide started is still running (its `idle` comes from a task of its
+ * own). Past it, the worker is ended, not reused; no slide fails.
+ */
+export const IDLE_TIMEOUT_MS = 2_000
 
 /** The largest markup (in UTF-16 code units) a render may produce; a larger one is refused before any document parses it. */
 export const MAX_MARKUP_CHARS = 1_000_000

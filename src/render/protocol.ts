@@ -2,7 +2,7 @@
  * The renderer's messages. A page talks to one renderer frame (which runs
  * components) and to display frames (which show their markup; the
  * thumbnails show pictures made from it instead, `picture.ts`); the
- * renderer frame talks to one worker per render over a `MessagePort`.
+ * renderer frame talks to its workers, each over a `MessagePort` of its own.
  * Every message names this protocol; every field is read as untrusted
  * text by whoever receives it.
  *
@@ -77,15 +77,31 @@ export type FromDisplay =
   | { protocol: typeof RENDER_PROTOCOL; type: 'ready' }
   | { protocol: typeof RENDER_PROTOCOL; type: 'shown'; seq: number }
 
-/** Renderer frame → worker (its one global message, with the port to answer on). */
+/** Renderer frame → worker: its one global message (with the port to talk on): the address of its React script. */
+export interface WorkerStart {
+  runtime: string
+}
+
+/** Renderer frame → worker, on the port: render one slide (its script's address, its files and props). */
+export interface ToWorker {
+  script: string
+  init: WorkerInit
+}
+
+/** What a render needs besides the slide's script. */
 export interface WorkerInit {
   content: string
   controls: string
   props: Record<string, unknown>
 }
 
-/** Worker → renderer frame, on the render's own port. */
+/** Worker → renderer frame, on the port. */
 export type FromWorker =
+  /** started: React loaded, ready for a render */
+  | { type: 'ready' }
+  /** the slide's code starts now (its clock starts) */
   | { type: 'started' }
   | { type: 'done'; html: string }
-  | { type: 'failed'; kind: 'runtime' | 'import' | 'no-default-export'; message: string; stack: string }
+  | { type: 'failed'; kind: 'runtime' | 'import' | 'no-default-export' | 'crashed'; message: string; stack: string }
+  /** the render's work is over: nothing the slide started is still running */
+  | { type: 'idle' }

@@ -412,8 +412,10 @@ export default function Clean() {
       expect(directives.get('frame-src')).toBe("'none'")
       expect(directives.get('form-action')).toBe("'none'")
       expect(directives.get('base-uri')).toBe("'none'")
-      // Its one inline script, by hash: no script at any address, so a worker can load none.
-      expect(directives.get('script-src')).toMatch(/^'sha256-[A-Za-z0-9+/]+=*'$/)
+      // Its one inline script, by hash (and for the renderer's workers, blob: scripts it makes): no script at any origin's address.
+      expect(directives.get('script-src')).toMatch(
+        name === 'renderer.html' ? /^'sha256-[A-Za-z0-9+/]+=*' blob:$/ : /^'sha256-[A-Za-z0-9+/]+=*'$/,
+      )
       expect(response.headers.get('x-dns-prefetch-control')).toBe('off')
     }
     // Opened directly: sandboxed by its own CSP, it says what it is and does nothing.
@@ -546,7 +548,7 @@ Promise.allSettled([fetch(${JSON.stringify(`${canary}/fetch`)}), import(${JSON.s
     await stillFine(page, slug, ids, journalBefore)
   })
 
-  it('invariant 6: renders wait their turn, at most two at once, each in a fresh worker that ends with it', async () => {
+  it('invariant 6: renders wait their turn, at most two at once, in two workers that each render slide after slide', async () => {
     const busy = (n: number) =>
       `export default function Busy() {\n  const end = Date.now() + 300;\n  while (Date.now() < end) {}\n  return <p>busy ${n}</p>;\n}\n`
     const { slug, ids } = await makeDeck(served, 'Queue', [...Array.from({ length: 6 }, (_, n) => ({ tsx: busy(n) })), BENIGN])
@@ -564,9 +566,70 @@ Promise.allSettled([fetch(${JSON.stringify(`${canary}/fetch`)}), import(${JSON.s
     await page.goto(`${served.origin}/editor/${slug}`)
     await settled(page)
     for (const [n, id] of ids.slice(0, 6).entries()) expect((await shown(page, id)).text).toBe(`busy ${n}`)
-    expect(started).toBe(7)
-    expect(most).toBeLessThanOrEqual(2)
-    await expect.poll(() => alive, POLL).toBe(0)
+    // Seven slides, two workers: started when the renderer loaded, each used again once its slide's work was over.
+    expect(started).toBe(2)
+    expect(most).toBe(2)
+    await stillFine(page, slug, ids, journalBefore)
+  })
+
+  it('invariant 6: a slide that changes everything it can reach changes nothing of the next slide rendered in its worker', async () => {
+    // Every attempt is caught, so this slide renders and its worker goes on to render the others.
+    const tampering = `import * as React from "react";
+const h = React.createElement;
+const tries: string[] = [];
+function t(name: string, run: () => void) {
+  try { run(); tries.push(name + ": done"); } catch { tries.push(name + ": refused"); }
+}
+t("Array.prototype", () => { Array.prototype.map = function () { return ["pwned"]; } as any; });
+t("Object.prototype", () => { (Object.prototype as any).polluted = "yes"; });
+t("JSON", () => { (JSON as any).parse = () => ({ title: "pwned" }); });
+t("String.prototype", () => { String.prototype.toUpperCase = function () { return "PWNED"; }; });
+t("a global", () => { (globalThis as any).sharedSecret = "left behind"; });
+t("the global JSON", () => { (globalThis as any).JSON = { parse: () => ({ title: "pwned" }) }; });
+t("console", () => { (console as any).log = () => {}; });
+t("its React", () => { (React.Children as any).count = () => 99; });
+t("lockdown", () => { (globalThis as any).lockdown(); });
+export default function QuietTamper() { return h("p", { id: "quiet" }, tries.join("; ")); }
+`
+    const benign = `import content from "./slide.content.json";
+import { Children } from "react";
+export default function Clean() {
+  const items = [1, 2, 3].map((n) => n * 2).join(",");
+  return <p id="clean">{items} {content.title.toUpperCase()} {String(({} as any).polluted)} {String((globalThis as any).sharedSecret)} {Children.count([1, 2, 3])}</p>;
+}
+`
+    const { slug, ids } = await makeDeck(served, 'Quiet tampering', [
+      { name: 'Tamper', tsx: tampering },
+      ...['one', 'two', 'three', 'four'].map((title) => ({ name: `Clean ${title}`, tsx: benign, content: { title, blocks: [] } })),
+    ])
+    const journalBefore = await journal()
+    observed = await observedPage(browser)
+    const page = observed.page
+    let started = 0
+    page.on('worker', () => started++)
+    await page.goto(`${served.origin}/editor/${slug}`)
+    await settled(page)
+    expect((await shown(page, ids[0]!, 'stage')).text).toBe(
+      'Array.prototype: refused; Object.prototype: refused; JSON: refused; String.prototype: refused; a global: refused; the global JSON: refused; console: refused; its React: done; lockdown: refused',
+    )
+    for (const [n, title] of ['ONE', 'TWO', 'THREE', 'FOUR'].entries()) {
+      expect((await shown(page, ids[n + 1]!)).text).toBe(`2,4,6 ${title} undefined undefined 3`)
+    }
+    // No worker ended: the slides after the tampering one ran in the workers it had run in.
+    expect(started).toBe(2)
+    await stillFine(page, slug, ids, journalBefore)
+  })
+
+  it('invariant 6: a worker whose slide left work running is ended instead of used again, and the other slides render', async () => {
+    const looping = `export default function Looping() {
+  const spin = (): unknown => Promise.resolve().then(spin);
+  spin();
+  return <p id="looping">left a loop running</p>;
+}
+`
+    const { page, slug, ids, journalBefore } = await openDeck([{ tsx: looping }, BENIGN, BENIGN, BENIGN], 'Left running')
+    expect((await shown(page, ids[0]!, 'stage')).text).toBe('left a loop running')
+    for (const id of ids.slice(1)) expect((await shown(page, id)).text).toContain('Benign slide')
     await stillFine(page, slug, ids, journalBefore)
   })
 

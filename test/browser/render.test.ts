@@ -153,6 +153,19 @@ describe('slides rendered as their components, in Chromium', () => {
     await panel.locator('[data-control-id="accent"] input[type="text"]').fill('#7c3aed')
     const stage = await displayFrame(page, ids[0]!, 'stage')
     await expect.poll(() => stage.locator('#title').evaluate((el) => getComputedStyle(el).color), POLL).toBe('rgb(124, 58, 237)')
+    // A theme token as the value: the picker shows the colour it stands for (not black).
+    const accent = panel.locator('[data-control-id="accent"]')
+    await accent.locator('input[type="text"]').fill('var(--primary)')
+    await expect.poll(() => stage.locator('#title').evaluate((el) => getComputedStyle(el).color), POLL).not.toBe('rgb(124, 58, 237)')
+    const token = await stage.locator('#title').evaluate((el) => getComputedStyle(el).color)
+    const hex = `#${token
+      .match(/\d+/g)!
+      .slice(0, 3)
+      .map((n) => Number(n).toString(16).padStart(2, '0'))
+      .join('')}`
+    expect(hex).not.toBe('#000000')
+    expect(await accent.locator('input[type="color"]').inputValue()).toBe(hex)
+    await accent.locator('input[type="text"]').fill('#7c3aed')
     // The thumbnail follows, and the reset goes back to the defaults.
     await expect.poll(async () => (await shown(page, ids[0]!, 'thumb')).text, POLL).toContain('QUARTERLY REVIEW')
     await page.screenshot({ path: screenshotPath('render-controls-changed') })

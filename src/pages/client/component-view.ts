@@ -583,6 +583,17 @@ export class ComponentView {
     panel.replaceChildren(...children)
   }
 
+  /** `#rrggbb` for a hex colour or a `var(--name)` whose value in the deck's stylesheet is one; undefined otherwise. */
+  #hexOf(value: string, depth = 0): string | undefined {
+    const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value)?.[1]
+    if (hex !== undefined) return `#${hex.length === 3 ? [...hex].map((digit) => digit + digit).join('') : hex}`.toLowerCase()
+    const name = /^var\(\s*(--[\w-]+)\s*(?:,[^)]*)?\)$/.exec(value)?.[1]
+    if (name === undefined || depth > 4) return undefined
+    // The last declaration of the variable wins, as in the stylesheet.
+    const declared = [...this.#deck.frameCss.matchAll(/(--[\w-]+)\s*:\s*([^;}]+)/g)].filter((match) => match[1] === name).pop()?.[2]
+    return declared === undefined ? undefined : this.#hexOf(declared.trim(), depth + 1)
+  }
+
   /** One control as an input; a change re-renders the slide with the new prop. */
   #field(state: SlideState, field: ControlField): HTMLElement {
     const wrapper = element('label', 'field')
@@ -648,8 +659,10 @@ export class ComponentView {
         picker.type = 'color'
         picker.tabIndex = -1
         picker.setAttribute('aria-label', `${field.label}: pick a colour`)
+        // The picker shows the colour a value stands for: a hex colour, or the theme's value of a `var(--token)`.
         const syncPicker = () => {
-          if (/^#[0-9a-f]{6}$/i.test(text.value.trim())) picker.value = text.value.trim()
+          const hex = this.#hexOf(text.value.trim())
+          if (hex !== undefined) picker.value = hex
         }
         syncPicker()
         text.addEventListener('input', () => {

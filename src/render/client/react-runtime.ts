@@ -1,9 +1,10 @@
 /**
  * React 19 for the renderer's workers (carried as text by the renderer
- * frame's script, at the start of each worker's `blob:` script): `react`,
+ * frame's script, which gives each worker a `blob:` address for it): `react`,
  * `react/jsx-runtime` and `react-dom/server`'s `renderToStaticMarkup`,
- * production builds, on `self.__slideRuntime` for
- * the worker's own script to take (and remove) before any slide code runs.
+ * production builds, put in the `__slideRuntime` slot for the worker's own
+ * script to take. A worker loads it once per render: each slide gets a
+ * React of its own.
  * `scripts/build-client.mjs` bundles only the legacy (synchronous) server
  * renderer of `react-dom/server.browser`, not the streaming one.
  */
@@ -11,4 +12,6 @@ import * as React from 'react'
 import { renderToStaticMarkup } from 'react-dom/server.browser'
 import * as jsxRuntime from 'react/jsx-runtime'
 
-;(self as unknown as { __slideRuntime: unknown }).__slideRuntime = Object.freeze({ React, jsxRuntime, renderToStaticMarkup })
+// The slot the worker's script declares: a global binding, not a property (the worker's global object is frozen).
+declare let __slideRuntime: unknown
+__slideRuntime = Object.freeze({ React, jsxRuntime, renderToStaticMarkup })

@@ -1,36 +1,54 @@
 /**
  * The renderer frame (`/_emulator/assets/render/renderer.html`, loaded by a
  * page in `<iframe sandbox="allow-scripts">`, and sandboxed by its own CSP
- * when opened directly): it runs components, one fresh worker per render,
- * and answers the page with sanitised markup or an error.
+ * when opened directly): it runs components in its workers and answers the
+ * page with sanitised markup or an error.
  *
  * - It takes requests only from the page that framed it (`event.source`)
  *   and answers only that page, on the emulator's origin.
- * - Each render gets a new dedicated worker, started from a `blob:` script
- *   this frame writes: React and the worker's own start (`worker.ts`),
- *   which this script carries as text, then the slide's transpiled code
- *   wrapped in a function that runs when called. The worker inherits the
- *   frame's CSP: its scripts allowed only by their hash, so it can load no
- *   other script (`importScripts`, `import()`) and connect nowhere.
- * - A render answers on its own `MessagePort`. Its clock starts when the
- *   worker says it has started the slide's code: after
- *   `RENDER_TIMEOUT_MS`, or on any failure, the worker is ended.
- * - At most `MAX_CONCURRENT_RENDERS` run at once; the rest wait in order.
+ * - `MAX_CONCURRENT_RENDERS` workers, started as soon as the frame loads
+ *   (before the page asks for anything), each from a `blob:` script this
+ *   frame writes: SES and the worker's own script (`worker.ts`), which
+ *   locks the worker's world before any slide code runs. Each worker has
+ *   its own `blob:` address for React, loads it once, and again for each
+ *   render (a React per slide); each render's slide is a `blob:` script of
+ *   its own. The workers inherit the frame's CSP: scripts only by their
+ *   hash or from `blob:` addresses, no connection anywhere.
+ * - A worker renders one slide at a time, on its own `MessagePort`. The
+ *   render's clock starts when the worker says it has started the slide's
+ *   code: after `RENDER_TIMEOUT_MS`, or on any failure, the worker is
+ *   ended (and a fresh one started). A worker is used again only once it
+ *   says `idle` (nothing the slide started is still running), and for at
+ *   most `MAX_RENDERS_PER_WORKER` renders.
+ * - A slide that fails in a worker that had rendered another slide before
+ *   is rendered once more in a fresh worker: only a failure it has there is
+ *   its own, so one slide cannot make another fail.
  * - Markup over `MAX_MARKUP_CHARS` is refused unread; the rest is
  *   sanitised before it leaves the frame, as HTML (for a display frame)
  *   and as XHTML (for the slide's picture).
  */
 import {
+  IDLE_TIMEOUT_MS,
   MAX_CODE_CHARS,
   MAX_CONCURRENT_RENDERS,
   MAX_FILE_CHARS,
   MAX_MARKUP_CHARS,
   MAX_REMOTE_IMAGE_URL,
   MAX_REMOTE_IMAGES,
+  MAX_RENDERS_PER_WORKER,
   RENDER_TIMEOUT_MS,
   START_TIMEOUT_MS,
 } from '../limits.js'
-import { type FromRenderer, type FromWorker, RENDER_PROTOCOL, type RenderError, type ToRenderer, type WorkerInit } from '../protocol.js'
+import {
+  type FromRenderer,
+  type FromWorker,
+  RENDER_PROTOCOL,
+  type RenderError,
+  type ToRenderer,
+  type ToWorker,
+  type WorkerInit,
+  type WorkerStart,
+} from '../protocol.js'
 import { readableReactError, slidePositionInStack, slidePositionOf } from './errors.js'
 import { createSanitizer, type ResourcePolicy } from './sanitize.js'
 
@@ -40,19 +58,40 @@ interface Job {
   mappings: string
   images: string[]
   init: WorkerInit
+  /** Must run in a worker that has rendered nothing yet (a second try, after a failure in a used one). */
+  fresh: boolean
 }
 
-/** React and the worker's start (`react-runtime.ts`, `worker.ts`), put in by the build (`scripts/build-client.mjs`). */
-declare const __WORKER_PRELUDE__: string
+/** One of the frame's workers. */
+interface RenderWorker {
+  worker: Worker
+  port: MessagePort
+  /** Its own address for React (revoked when it ends). */
+  runtimeUrl: string
+  state: 'starting' | 'idle' | 'busy' | 'settling'
+  /** Renders given to it so far. */
+  renders: number
+  timer?: ReturnType<typeof setTimeout>
+  job?: Job
+  /** The address of the slide's script it is rendering. */
+  slideUrl?: string
+}
+
+/** The worker's script (the slots a loaded script fills, SES, `worker.ts`) and React (`react-runtime.ts`), put in by the build (`scripts/build-client.mjs`). */
+declare const __WORKER_SCRIPT__: string
+declare const __REACT_SCRIPT__: string
 
 const base = document.baseURI
 const origin = new URL(base).origin
-/** Every worker's script starts with the prelude; the slide's code begins this many lines further on. */
-const prelude = `${__WORKER_PRELUDE__}\nself.__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n`
-const codeOffset = prelude.split('\n').length - 1
+/** A slide's script: its transpiled module in the slot the worker reads, as a function that runs when called. */
+const SLIDE_PREFIX = '__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n'
+const SLIDE_SUFFIX = '\n})() };\n'
+/** The slide's code begins this many lines into its script. */
+const codeOffset = SLIDE_PREFIX.split('\n').length - 1
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const text = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max
+const scriptUrl = (parts: string[]) => URL.createObjectURL(new Blob(parts, { type: 'text/javascript' }))
 
 /** A request from the page, checked field by field; anything else is ignored. */
 function readRequest(data: unknown): ToRenderer | undefined {
@@ -76,94 +115,187 @@ function start(): void {
   const policy: ResourcePolicy = { origin, base, allowed: [] }
   const sanitizer = createSanitizer(policy)
   const queue: Job[] = []
-  let running = 0
+  const workers = new Set<RenderWorker>()
+  const workerUrl = scriptUrl([__WORKER_SCRIPT__])
 
   const answer = (message: FromRenderer) => page.postMessage(message, origin)
+  const failure = (job: Job, error: RenderError) => answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: false, error })
 
-  function failure(job: Job, error: RenderError): void {
-    answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: false, error })
+  function end(w: RenderWorker): void {
+    clearTimeout(w.timer)
+    w.worker.terminate()
+    w.port.close()
+    URL.revokeObjectURL(w.runtimeUrl)
+    if (w.slideUrl !== undefined) URL.revokeObjectURL(w.slideUrl)
+    workers.delete(w)
   }
 
-  function run(job: Job): void {
-    running++
-    const url = URL.createObjectURL(new Blob([prelude, job.code, '\n})() };\n'], { type: 'text/javascript' }))
+  /** Starts workers until there are `MAX_CONCURRENT_RENDERS`: they load while nothing waits for them. */
+  function keepWarm(): void {
+    while (workers.size < MAX_CONCURRENT_RENDERS) startWorker()
+  }
+
+  /** A worker that could not start: it ends, and so does every render waiting (no new start until the next request). */
+  function startFailed(w: RenderWorker, message: string): void {
+    end(w)
+    for (const job of queue.splice(0)) failure(job, { kind: 'crashed', message })
+  }
+
+  function startWorker(): void {
+    const runtimeUrl = scriptUrl([__REACT_SCRIPT__])
     const channel = new MessageChannel()
     let worker: Worker
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let finished = false
-    const finish = (result: { ok: true; html: string; xhtml: string } | { ok: false; error: RenderError }) => {
-      if (finished) return
-      finished = true
-      clearTimeout(timer)
-      worker?.terminate()
-      channel.port1.close()
-      URL.revokeObjectURL(url)
-      if (result.ok) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
-      else failure(job, result.error)
-      running--
-      pump()
-    }
-    const fail = (error: RenderError) => finish({ ok: false, error })
     try {
-      worker = new Worker(url, { name: `slide render ${job.id}` })
+      worker = new Worker(workerUrl, { name: 'slide renderer' })
     } catch (error) {
-      fail({ kind: 'crashed', message: `The renderer could not start a worker: ${String(error)}` })
+      URL.revokeObjectURL(runtimeUrl)
+      for (const job of queue.splice(0))
+        failure(job, { kind: 'crashed', message: `The renderer could not start a worker: ${String(error)}` })
       return
     }
-    timer = setTimeout(
-      () => fail({ kind: 'crashed', message: `The renderer's worker did not start within ${START_TIMEOUT_MS / 1000} s.` }),
-      START_TIMEOUT_MS,
-    )
+    const w: RenderWorker = { worker, port: channel.port1, runtimeUrl, state: 'starting', renders: 0 }
+    workers.add(w)
+    w.timer = setTimeout(() => startFailed(w, `The renderer’s worker did not start within ${START_TIMEOUT_MS / 1000} s.`), START_TIMEOUT_MS)
     worker.addEventListener('error', (event) => {
       event.preventDefault()
-      const position = event.filename === url ? slidePositionOf(event.lineno, event.colno, job.mappings, codeOffset) : undefined
-      fail({
-        kind: 'runtime',
-        message: readableReactError(String(event.message || 'The component failed outside its render')).replace(/^Uncaught /, ''),
-        ...position,
-      })
+      const reason = String(event.message || 'The component failed outside its render').replace(/^Uncaught /, '')
+      if (w.state === 'starting') startFailed(w, `The renderer’s worker could not start: ${reason}`)
+      else if (w.state === 'busy' && w.job !== undefined) {
+        const position = event.filename === w.slideUrl ? slidePositionOf(event.lineno, event.colno, w.job.mappings, codeOffset) : undefined
+        settle(w, { ok: false, error: { kind: 'runtime', message: readableReactError(reason), ...position } })
+      } else retire(w)
     })
-    channel.port1.addEventListener('messageerror', () =>
-      fail({ kind: 'crashed', message: 'The component sent something that cannot be read.' }),
-    )
-    channel.port1.addEventListener('message', (event: MessageEvent<FromWorker>) => {
-      const message: unknown = event.data
-      if (!isRecord(message)) return
-      if (message.type === 'started') {
-        clearTimeout(timer)
-        timer = setTimeout(
-          () =>
-            fail({
-              kind: 'timeout',
-              message: `The component did not finish within ${RENDER_TIMEOUT_MS / 1000} s, so it was stopped (an endless loop, or far too much work).`,
-            }),
-          RENDER_TIMEOUT_MS,
-        )
-      } else if (message.type === 'done') {
-        const html: unknown = message.html
-        if (typeof html !== 'string') fail({ kind: 'crashed', message: 'The render gave no markup.' })
-        else if (html.length > MAX_MARKUP_CHARS) {
-          fail({
-            kind: 'too-large',
-            message: `The component's markup is ${html.length.toLocaleString('en')} characters, over the ${MAX_MARKUP_CHARS.toLocaleString('en')} a slide may have, so it is not shown.`,
-          })
-        } else {
-          policy.allowed = job.images
-          finish({ ok: true, html: sanitizer.toString(html), xhtml: sanitizer.toXhtml(html) })
-        }
-      } else if (message.type === 'failed') {
-        const kind = message.kind === 'import' || message.kind === 'no-default-export' ? message.kind : 'runtime'
-        const stack = typeof message.stack === 'string' ? message.stack.slice(0, 20_000) : ''
-        const position = slidePositionInStack(stack, url, job.mappings, codeOffset)
-        fail({ kind, message: readableReactError(String(message.message).slice(0, 2_000)), ...position })
-      }
+    w.port.addEventListener('messageerror', () => {
+      if (w.state === 'busy')
+        settle(w, { ok: false, error: { kind: 'crashed', message: 'The component sent something that cannot be read.' } })
+      else retire(w)
     })
-    channel.port1.start()
-    worker.postMessage(job.init, [channel.port2])
+    w.port.addEventListener('message', (event: MessageEvent<FromWorker>) => onWorkerMessage(w, event.data))
+    w.port.start()
+    worker.postMessage({ runtime: runtimeUrl } satisfies WorkerStart, [channel.port2])
   }
 
+  /** Ends a worker that is not to be used again (no render fails) and starts another in its place. */
+  function retire(w: RenderWorker): void {
+    end(w)
+    keepWarm()
+    pump()
+  }
+
+  function onWorkerMessage(w: RenderWorker, message: unknown): void {
+    if (!isRecord(message)) return
+    if (message.type === 'ready' && w.state === 'starting') {
+      clearTimeout(w.timer)
+      w.state = 'idle'
+      pump()
+    } else if (message.type === 'idle' && w.state === 'settling') {
+      clearTimeout(w.timer)
+      if (w.renders >= MAX_RENDERS_PER_WORKER) {
+        retire(w)
+        return
+      }
+      w.state = 'idle'
+      pump()
+    } else if (w.state === 'starting' && message.type === 'failed') {
+      startFailed(w, `The renderer’s worker could not start: ${String(message.message).slice(0, 500)}`)
+    } else if (w.state !== 'busy' || w.job === undefined) {
+      return
+    } else if (message.type === 'started') {
+      clearTimeout(w.timer)
+      w.timer = setTimeout(
+        () =>
+          settle(w, {
+            ok: false,
+            error: {
+              kind: 'timeout',
+              message: `The component did not finish within ${RENDER_TIMEOUT_MS / 1000} s, so it was stopped (an endless loop, or far too much work).`,
+            },
+          }),
+        RENDER_TIMEOUT_MS,
+      )
+    } else if (message.type === 'done') {
+      const html: unknown = message.html
+      if (typeof html !== 'string') settle(w, { ok: false, error: { kind: 'crashed', message: 'The render gave no markup.' } })
+      else if (html.length > MAX_MARKUP_CHARS) {
+        settle(w, {
+          ok: false,
+          error: {
+            kind: 'too-large',
+            message: `The component's markup is ${html.length.toLocaleString('en')} characters, over the ${MAX_MARKUP_CHARS.toLocaleString('en')} a slide may have, so it is not shown.`,
+          },
+        })
+      } else {
+        policy.allowed = w.job.images
+        settle(w, { ok: true, html: sanitizer.toString(html), xhtml: sanitizer.toXhtml(html) })
+      }
+    } else if (message.type === 'failed') {
+      const kinds = ['import', 'no-default-export', 'crashed'] as const
+      const kind = kinds.find((known) => known === message.kind) ?? 'runtime'
+      const stack = typeof message.stack === 'string' ? message.stack.slice(0, 20_000) : ''
+      const position = slidePositionInStack(stack, w.slideUrl ?? '', w.job.mappings, codeOffset)
+      settle(w, { ok: false, error: { kind, message: readableReactError(String(message.message).slice(0, 2_000)), ...position } })
+    }
+  }
+
+  /** A render's outcome: answered (or tried again in a fresh worker); a failed worker ends, a finished one settles before its next render. */
+  function settle(w: RenderWorker, result: { ok: true; html: string; xhtml: string } | { ok: false; error: RenderError }): void {
+    const job = w.job!
+    clearTimeout(w.timer)
+    w.job = undefined
+    URL.revokeObjectURL(w.slideUrl!)
+    w.slideUrl = undefined
+    if (result.ok) {
+      answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
+      w.state = 'settling'
+      w.timer = setTimeout(() => retire(w), IDLE_TIMEOUT_MS)
+      return
+    }
+    const used = w.renders > 1
+    end(w)
+    // In a worker that rendered another slide first, a failure may not be this slide's own: once more, in a fresh worker.
+    if (used && !job.fresh) queue.unshift({ ...job, fresh: true })
+    else failure(job, result.error)
+    keepWarm()
+    pump()
+  }
+
+  function assign(w: RenderWorker, job: Job): void {
+    w.state = 'busy'
+    w.job = job
+    w.renders++
+    w.slideUrl = scriptUrl([SLIDE_PREFIX, job.code, SLIDE_SUFFIX])
+    w.timer = setTimeout(
+      () =>
+        settle(w, {
+          ok: false,
+          error: { kind: 'crashed', message: `The renderer's worker did not start the component within ${START_TIMEOUT_MS / 1000} s.` },
+        }),
+      START_TIMEOUT_MS,
+    )
+    w.port.postMessage({ script: w.slideUrl, init: job.init } satisfies ToWorker)
+  }
+
+  function idleWorker(fresh: boolean): RenderWorker | undefined {
+    for (const w of workers) if (w.state === 'idle' && (!fresh || w.renders === 0)) return w
+    return undefined
+  }
+
+  /** Gives waiting renders, in order, to idle workers. */
   function pump(): void {
-    while (running < MAX_CONCURRENT_RENDERS && queue.length > 0) run(queue.shift()!)
+    while (queue.length > 0) {
+      const job = queue[0]!
+      const w = idleWorker(job.fresh)
+      if (w === undefined) {
+        // A second try needs a worker that has rendered nothing: unless one is starting, an idle used one makes room for it.
+        const starting = [...workers].some((candidate) => candidate.state === 'starting')
+        const used = job.fresh && !starting ? idleWorker(false) : undefined
+        if (used !== undefined) end(used)
+        if (workers.size < MAX_CONCURRENT_RENDERS) startWorker()
+        return
+      }
+      queue.shift()
+      assign(w, job)
+    }
   }
 
   window.addEventListener('message', (event) => {
@@ -185,9 +317,11 @@ function start(): void {
       mappings: request.slide.mappings,
       images: request.slide.images,
       init: { content: request.slide.content, controls: request.slide.controls, props: request.props },
+      fresh: false,
     })
     pump()
   })
+  keepWarm()
   answer({ protocol: RENDER_PROTOCOL, type: 'ready' })
 }
 

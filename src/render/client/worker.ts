@@ -1,30 +1,44 @@
 /**
- * The start of every render's worker (carried as text by the renderer
- * frame's script, which puts it in each worker's `blob:` script), run right
- * after React and before the slide's code, which the renderer frame puts
- * after it in the worker's script as `self.__slideModule` (a function that
- * runs the transpiled module and does not run until called).
+ * A render worker's own script. The renderer frame starts each worker from
+ * a `blob:` script of: the two slots below, SES, then this. A worker renders
+ * one slide after another, each with a React of its own, in a world no
+ * slide can change:
  *
- * Before any slide code runs it:
- * - takes React from `self.__slideRuntime` and what it needs later
- *   (`postMessage` of a port, `JSON.parse`, `Reflect.apply`);
- * - removes the worker's global `postMessage` and every network and
- *   storage API (`fetch`, `XMLHttpRequest`, `WebSocket`, `EventSource`,
- *   `importScripts`, `Worker`, `indexedDB`, …) from the global scope: the
- *   frame's Content-Security-Policy already refuses them (the boundary);
- *   this keeps a component from even trying;
- * - waits for its one message: the slide's files, its props, and the
- *   `MessagePort` to answer on, kept in this closure. A component can
- *   neither post on it nor reach another render (each has its own worker).
+ * 1. Before any slide code, it takes what it needs later (`importScripts`,
+ *    a port's `postMessage`, `JSON.parse`, `setTimeout`, …), then
+ *    - removes from the global scope every name that is not the language's
+ *      own (SES's `lockdown` freezes those) or on `KEPT`: the network and
+ *      storage APIs, timers, workers, `MessagePort`, `URL`'s blob methods
+ *      and the rest. The frame's Content-Security-Policy already refuses
+ *      every connection (the boundary); this keeps a slide from even
+ *      trying, and leaves it nothing shared that it could change;
+ *    - runs SES's `lockdown()`: every intrinsic (`Array.prototype`,
+ *      `Object.prototype`, `JSON`, `String.prototype`, the hidden ones) is
+ *      frozen;
+ *    - freezes what is kept and the global object itself (`harden`).
+ * 2. It takes its one global message: the port to talk on and the address
+ *    of its React script, which it loads once (later loads of the same
+ *    script reuse V8's compiled code), and says `ready`.
+ * 3. For each render (a message on the port): it loads a fresh React (no
+ *    slide sees another's React, whose objects are not frozen) and the
+ *    slide's script, which puts the transpiled module in `__slideModule`;
+ *    says `started` (the frame's 2 s clock starts); runs the module with a
+ *    `require` that gives only `react`, `react/jsx-runtime` and the slide's
+ *    two JSON files; renders its default export with `renderToStaticMarkup`
+ *    (hooks give their initial state; effects and handlers never run); and
+ *    posts the markup or what went wrong. Then, from a task of its own, it
+ *    says `idle`: a slide that left work running (an endless chain of
+ *    promises, say) never lets that happen, and the frame ends the worker.
  *
- * Then it says `started` (the frame's 2 s clock starts), runs the module
- * with a `require` that gives only `react`, `react/jsx-runtime` and the
- * slide's two JSON files, renders the default export with
- * `renderToStaticMarkup` (hooks give their initial state; effects and
- * handlers never run) and posts the markup, or what went wrong.
+ * The frame ends a worker on any failure and after `MAX_RENDERS_PER_WORKER`
+ * renders, and renders a slide that failed in a worker that had rendered
+ * before once more in a fresh one: a slide's own failure is the one it
+ * has alone (`docs/decisions/0202-render-sandbox.md`).
  */
-import type { FromWorker, WorkerInit } from '../protocol.js'
+// SES first: it puts `lockdown` and `harden` on the global object, taken below before any slide code runs.
+import 'ses'
 import { SLIDE_IMPORTS } from '../limits.js'
+import type { FromWorker, ToWorker, WorkerStart } from '../protocol.js'
 
 interface Runtime {
   React: { createElement(type: unknown, props: unknown): unknown }
@@ -39,51 +53,104 @@ type SlideModule = (
   meta: object,
 ) => Promise<void>
 
+// The slots a loaded script fills (declared with `let` at the top of the worker's script, outside this bundle).
+declare let __slideRuntime: Runtime | undefined
+declare let __slideModule: SlideModule | undefined
+
+/** Web APIs a slide keeps (frozen): text, encoding and numbers helpers that hold no state and reach nothing. */
+const KEPT = new Set<PropertyKey>([
+  'console',
+  'TextEncoder',
+  'TextDecoder',
+  'atob',
+  'btoa',
+  'queueMicrotask',
+  'structuredClone',
+  'DOMException',
+])
+
 // biome-ignore lint/suspicious/noExplicitAny: the worker's global scope, changed below
 const scope = self as any
-const runtime = scope.__slideRuntime as Runtime
-delete scope.__slideRuntime
-
 const apply = Reflect.apply
+const ownKeys = Reflect.ownKeys
+const describeProperty = Object.getOwnPropertyDescriptor
+const prototypeOf = Object.getPrototypeOf
+const isFrozen = Object.isFrozen
 const portPost = MessagePort.prototype.postMessage
-const parseJson = JSON.parse
+const portStart = MessagePort.prototype.start
 const addListener = EventTarget.prototype.addEventListener
+const loadScript = scope.importScripts as (url: string) => void
+const later = scope.setTimeout as (callback: () => void, ms: number) => number
+const parseJson = JSON.parse
 const StringOf = String
 const ErrorType = Error
+const lockdown = scope.lockdown as (options: Record<string, string>) => void
 
-/** Global names a component never gets (deleted from the global object and its prototypes). */
-const REMOVED = [
-  'postMessage',
-  'onmessage',
-  'fetch',
-  'XMLHttpRequest',
-  'WebSocket',
-  'WebSocketStream',
-  'EventSource',
-  'importScripts',
-  'Worker',
-  'SharedWorker',
-  'BroadcastChannel',
-  'indexedDB',
-  'caches',
-  'cookieStore',
-  'WebTransport',
-  'RTCPeerConnection',
-  'webkitRTCPeerConnection',
-  'RTCDataChannel',
-  'FileSystemHandle',
-  'storageBuckets',
-]
-for (const name of REMOVED) {
-  for (let target = scope; target !== null; target = Object.getPrototypeOf(target)) {
-    if (Object.hasOwn(target, name)) {
-      try {
-        delete target[name]
-      } catch {
-        // Not configurable: the frame's CSP still refuses it.
-      }
+/** SES's own globals: used once, before any slide code. */
+const SES_GLOBALS = ['lockdown', 'harden', 'Compartment', 'assert', 'repairIntrinsics', 'hardenIntrinsics', 'HandledPromise']
+
+/** Every own property of the global object and its prototypes (EventTarget's, Object's). */
+function* globalProperties(): Generator<[object, PropertyKey, PropertyDescriptor]> {
+  for (let target = scope; target !== null; target = prototypeOf(target)) {
+    for (const key of ownKeys(target)) {
+      const descriptor = describeProperty(target, key)
+      if (descriptor !== undefined) yield [target, key, descriptor]
     }
   }
+}
+
+const valueOf = (descriptor: PropertyDescriptor): unknown => {
+  if (descriptor.get === undefined) return descriptor.value
+  try {
+    return apply(descriptor.get, scope, [])
+  } catch {
+    return undefined
+  }
+}
+
+const isObject = (value: unknown): value is object => (typeof value === 'object' && value !== null) || typeof value === 'function'
+
+/** Removes what SES's `lockdown` did not freeze and a slide does not keep; freezes the intrinsics, what is kept and the global object. */
+function lockTheWorld(): void {
+  lockdown({
+    errorTaming: 'unsafe',
+    errorTrapping: 'none',
+    unhandledRejectionTrapping: 'none',
+    reporting: 'none',
+    stackFiltering: 'verbose',
+    overrideTaming: 'severe',
+    consoleTaming: 'unsafe',
+    localeTaming: 'unsafe',
+    regExpTaming: 'unsafe',
+    domainTaming: 'unsafe',
+    evalTaming: 'no-eval',
+  })
+  // Put on the global object by lockdown.
+  const harden = scope.harden as <T>(value: T) => T
+  for (const [target, key, descriptor] of [...globalProperties()]) {
+    if (target === Object.prototype) continue
+    const value = valueOf(descriptor)
+    // The language's own (frozen by lockdown), the global object itself (frozen last) and what a slide keeps stay.
+    if (KEPT.has(key) || value === scope || (isObject(value) && isFrozen(value)) || (!isObject(value) && descriptor.get === undefined))
+      continue
+    try {
+      delete (target as Record<PropertyKey, unknown>)[key]
+    } catch {
+      // Not configurable: frozen below with the rest.
+    }
+  }
+  for (const name of SES_GLOBALS) {
+    try {
+      delete scope[name]
+    } catch {
+      // Not configurable: frozen below.
+    }
+  }
+  for (const key of KEPT) {
+    const value: unknown = scope[key]
+    if (isObject(value)) harden(value)
+  }
+  harden(scope)
 }
 
 class SlideImportError extends ErrorType {
@@ -102,9 +169,31 @@ function describe(error: unknown): { message: string; stack: string } {
   }
 }
 
-async function render(init: WorkerInit, post: (message: FromWorker) => void): Promise<void> {
-  const slideModule = scope.__slideModule as SlideModule
-  delete scope.__slideModule
+/** Loads a fresh React from the worker's React script. */
+function freshRuntime(url: string): Runtime {
+  __slideRuntime = undefined
+  apply(loadScript, scope, [url])
+  // (Filled by the script just loaded: read again, not narrowed.)
+  const runtime = __slideRuntime as Runtime | undefined
+  __slideRuntime = undefined
+  if (runtime === undefined) throw new ErrorType('React did not load')
+  return runtime
+}
+
+async function render(start: WorkerStart, message: ToWorker, post: (message: FromWorker) => void): Promise<void> {
+  let runtime: Runtime
+  let slideModule: SlideModule | undefined
+  try {
+    runtime = freshRuntime(start.runtime)
+    __slideModule = undefined
+    apply(loadScript, scope, [message.script])
+    slideModule = __slideModule as SlideModule | undefined
+    __slideModule = undefined
+  } catch (error) {
+    post({ type: 'failed', kind: 'crashed', ...describe(error) })
+    return
+  }
+  const init = message.init
   const json = { content: undefined as unknown, controls: undefined as unknown }
   const require = (specifier: string): unknown => {
     switch (specifier) {
@@ -126,6 +215,7 @@ async function render(init: WorkerInit, post: (message: FromWorker) => void): Pr
   const module = { exports: exports as unknown }
   post({ type: 'started' })
   try {
+    if (slideModule === undefined) throw new ErrorType('The slide’s script did not load')
     await slideModule(exports, require, module, { url: 'slide.tsx' })
     const loaded = module.exports as Record<string, unknown> | undefined
     const component = loaded?.default
@@ -145,17 +235,41 @@ async function render(init: WorkerInit, post: (message: FromWorker) => void): Pr
   }
 }
 
+// Nothing of a slide runs before the world is locked.
+lockTheWorld()
+
 apply(addListener, scope, [
   'message',
-  (event: MessageEvent<WorkerInit>) => {
+  (event: MessageEvent<WorkerStart>) => {
     // The first listener: no other sees this message, or the port in it.
     event.stopImmediatePropagation()
     const port = event.ports[0]
-    if (port === undefined) return
+    const start = event.data
+    if (port === undefined || typeof start?.runtime !== 'string') return
     const post = (message: FromWorker) => {
       apply(portPost, port, [message])
     }
-    void render(event.data, post)
+    let busy = false
+    apply(addListener, port, [
+      'message',
+      (message: MessageEvent<ToWorker>) => {
+        if (busy) return
+        busy = true
+        void render(start, message.data, post).then(() => {
+          // From a task of its own: a slide that left work running never lets this happen.
+          apply(later, scope, [() => post({ type: 'idle' }), 0])
+          busy = false
+        })
+      },
+    ])
+    apply(portStart, port, [])
+    try {
+      // Loaded once now, so each render's fresh React reuses the compiled script.
+      freshRuntime(start.runtime)
+      post({ type: 'ready' })
+    } catch (error) {
+      post({ type: 'failed', kind: 'crashed', ...describe(error) })
+    }
   },
   { once: true },
 ])
