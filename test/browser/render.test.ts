@@ -155,7 +155,7 @@ describe('slides rendered as their components, in Chromium', () => {
     await expect.poll(() => stage.locator('#title').evaluate((el) => getComputedStyle(el).color), POLL).toBe('rgb(124, 58, 237)')
     // A theme token as the value: the picker shows the colour it stands for (not black).
     const accent = panel.locator('[data-control-id="accent"]')
-    await accent.locator('input[type="text"]').fill('var(--primary)')
+    await accent.locator('input[type="text"]').fill('var(--slide-decor)')
     await expect.poll(() => stage.locator('#title').evaluate((el) => getComputedStyle(el).color), POLL).not.toBe('rgb(124, 58, 237)')
     const token = await stage.locator('#title').evaluate((el) => getComputedStyle(el).color)
     const hex = `#${token

@@ -161,10 +161,22 @@ export async function displayFrame(page: Page, slideId: string, place: 'stage' |
   return frame
 }
 
+const scratchPages = new WeakMap<BrowserContext, Promise<Page>>()
+
+/** A blank page (no CSP) of the context, for parsing what a test reads; closed with the context. */
+function scratchPage(context: BrowserContext): Promise<Page> {
+  let scratch = scratchPages.get(context)
+  if (scratch === undefined) {
+    scratch = context.newPage()
+    scratchPages.set(context, scratch)
+  }
+  return scratch
+}
+
 /**
  * The slide's box as a place shows it: the stage's display frame's
- * `#slide-root`, or the root of a thumbnail's picture (its SVG parsed here,
- * in an inert document of the test's own, without the picture's stylesheet).
+ * `#slide-root`, or the root of a thumbnail's picture (its SVG parsed in an
+ * inert document of the test's own, without the picture's stylesheet).
  */
 export async function slideRoot(page: Page, slideId: string, place: 'stage' | 'thumb'): Promise<ElementHandle<Element>> {
   if (place === 'stage') {
@@ -172,17 +184,21 @@ export async function slideRoot(page: Page, slideId: string, place: 'stage' | 't
     if (root === null) throw new Error(`no slide box in the stage's display frame for ${slideId}`)
     return root
   }
-  const picture = await layer(page, slideId, place).locator('img.slide-picture').elementHandle()
-  if (picture === null) throw new Error(`no picture for ${slideId} (${place})`)
-  const root = await picture.evaluateHandle((img, prefix) => {
-    const src = (img as HTMLImageElement).src
-    if (!src.startsWith(prefix)) throw new Error(`a picture that is not an SVG data URL: ${src.slice(0, 60)}`)
-    const svg = new DOMParser().parseFromString(decodeURIComponent(src.slice(prefix.length)), 'image/svg+xml')
-    const box = svg.getElementById('slide-root')
-    if (box === null) throw new Error('a picture without its slide box')
-    box.querySelector(':scope > style')?.remove()
-    return box
-  }, PICTURE_URL_PREFIX)
+  const src = await layer(page, slideId, place).locator('img.slide-picture').getAttribute('src')
+  if (src === null) throw new Error(`no picture for ${slideId} (${place})`)
+  // Parsed in a blank page of the same context: a document the editor's page made would check the
+  // markup's inline styles against the editor's CSP (and report them), though nothing renders there.
+  const root = await (await scratchPage(page.context())).evaluateHandle(
+    ({ src, prefix }) => {
+      if (!src.startsWith(prefix)) throw new Error(`a picture that is not an SVG data URL: ${src.slice(0, 60)}`)
+      const svg = new DOMParser().parseFromString(decodeURIComponent(src.slice(prefix.length)), 'image/svg+xml')
+      const box = svg.getElementById('slide-root')
+      if (box === null) throw new Error('a picture without its slide box')
+      box.querySelector(':scope > style')?.remove()
+      return box
+    },
+    { src, prefix: PICTURE_URL_PREFIX },
+  )
   const element = root.asElement()
   if (element === null) throw new Error(`no slide box in the picture of ${slideId}`)
   return element
