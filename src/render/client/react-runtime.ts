@@ -13,5 +13,6 @@ import { renderToStaticMarkup } from 'react-dom/server.browser'
 import * as jsxRuntime from 'react/jsx-runtime'
 
 // The slot the worker's script declares: a global binding, not a property (the worker's global object is frozen).
+// biome-ignore lint/style/useConst: declared `let` by the worker's script, which fills and empties it per render
 declare let __slideRuntime: unknown
 __slideRuntime = Object.freeze({ React, jsxRuntime, renderToStaticMarkup })

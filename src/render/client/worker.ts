@@ -99,7 +99,7 @@ function* globalProperties(): Generator<[object, PropertyKey, PropertyDescriptor
   }
 }
 
-const valueOf = (descriptor: PropertyDescriptor): unknown => {
+const propertyValue = (descriptor: PropertyDescriptor): unknown => {
   if (descriptor.get === undefined) return descriptor.value
   try {
     return apply(descriptor.get, scope, [])
@@ -129,7 +129,7 @@ function lockTheWorld(): void {
   const harden = scope.harden as <T>(value: T) => T
   for (const [target, key, descriptor] of [...globalProperties()]) {
     if (target === Object.prototype) continue
-    const value = valueOf(descriptor)
+    const value = propertyValue(descriptor)
     // The language's own (frozen by lockdown), the global object itself (frozen last) and what a slide keeps stay.
     if (KEPT.has(key) || value === scope || (isObject(value) && isFrozen(value)) || (!isObject(value) && descriptor.get === undefined))
       continue
