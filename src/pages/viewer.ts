@@ -137,7 +137,9 @@ export function viewerBody(view: DeckView, options: ViewerOptions): string {
       ? '<button id="present" class="btn btn-primary" type="button" aria-keyshortcuts="F" title="Present full screen (F)">Present</button>'
       : '',
   ].join('')
-  return `<div class="viewer viewer-${options.mode}">
+  // The renderer frame first: it starts loading (and warming its workers) while the rest of the page parses.
+  return `<iframe id="slide-renderer" class="renderer-frame" sandbox="allow-scripts" src="${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?v=${escapeHtml(view.renderVersion)}" title="Slide renderer" aria-hidden="true" tabindex="-1" referrerpolicy="no-referrer" inert></iframe>
+<div class="viewer viewer-${options.mode}">
 <header class="topbar">
 ${site ? '' : `<span class="brand">${BRAND_ICON}Editor</span>`}
 <div class="deck-heading"><h1 id="deck-name" data-testid="project-name">${escapeHtml(view.name)}</h1><div id="deck-meta" class="chips">${view.meta}</div></div>
@@ -159,7 +161,6 @@ ${site ? '' : '<aside id="controls-panel" class="controls-panel" aria-label="Sli
 </footer>
 <div class="progress" aria-hidden="true"><span id="progress-bar"></span></div>
 </div>
-<iframe id="slide-renderer" class="renderer-frame" sandbox="allow-scripts" src="${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?v=${escapeHtml(view.renderVersion)}" title="Slide renderer" aria-hidden="true" tabindex="-1" referrerpolicy="no-referrer" inert></iframe>
 <script type="application/json" id="deck-render">${renderDataJson(view)}</script>`
 }
 

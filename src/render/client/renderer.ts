@@ -6,8 +6,8 @@
  *
  * - It takes requests only from the page that framed it (`event.source`)
  *   and answers only that page, on the emulator's origin.
- * - `MAX_CONCURRENT_RENDERS` workers, started as soon as the frame loads
- *   (before the page asks for anything), each from a `blob:` script this
+ * - `MAX_CONCURRENT_RENDERS` workers, started one after the other as soon
+ *   as the frame loads (before the page asks for anything), each from a `blob:` script this
  *   frame writes: SES and the worker's own script (`worker.ts`), which
  *   locks the worker's world before any slide code runs. Each worker has
  *   its own `blob:` address for React, loads it once, and again for each
@@ -130,9 +130,13 @@ function start(): void {
     workers.delete(w)
   }
 
-  /** Starts workers until there are `MAX_CONCURRENT_RENDERS`: they load while nothing waits for them. */
+  /**
+   * Starts a worker if there are fewer than `MAX_CONCURRENT_RENDERS` and none is starting: they load
+   * while nothing waits for them, one at a time (two starting at once on a busy machine would each
+   * take as long as both, and the first slide waits for the first).
+   */
   function keepWarm(): void {
-    while (workers.size < MAX_CONCURRENT_RENDERS) startWorker()
+    if (workers.size < MAX_CONCURRENT_RENDERS && ![...workers].some((w) => w.state === 'starting')) startWorker()
   }
 
   /** A worker that could not start: it ends, and so does every render waiting (no new start until the next request). */
@@ -188,6 +192,7 @@ function start(): void {
       clearTimeout(w.timer)
       w.state = 'idle'
       pump()
+      keepWarm()
     } else if (message.type === 'idle' && w.state === 'settling') {
       clearTimeout(w.timer)
       if (w.renders >= MAX_RENDERS_PER_WORKER) {
@@ -290,7 +295,7 @@ function start(): void {
         const starting = [...workers].some((candidate) => candidate.state === 'starting')
         const used = job.fresh && !starting ? idleWorker(false) : undefined
         if (used !== undefined) end(used)
-        if (workers.size < MAX_CONCURRENT_RENDERS) startWorker()
+        keepWarm()
         return
       }
       queue.shift()

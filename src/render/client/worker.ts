@@ -41,7 +41,7 @@ import { SLIDE_IMPORTS } from '../limits.js'
 import type { FromWorker, ToWorker, WorkerStart } from '../protocol.js'
 
 interface Runtime {
-  React: { createElement(type: unknown, props: unknown): unknown }
+  React: { createElement(type: unknown, props: unknown, ...children: unknown[]): unknown }
   jsxRuntime: unknown
   renderToStaticMarkup(element: unknown): string
 }
@@ -118,7 +118,7 @@ function lockTheWorld(): void {
     unhandledRejectionTrapping: 'none',
     reporting: 'none',
     stackFiltering: 'verbose',
-    overrideTaming: 'severe',
+    overrideTaming: 'moderate',
     consoleTaming: 'unsafe',
     localeTaming: 'unsafe',
     regExpTaming: 'unsafe',
@@ -264,8 +264,10 @@ apply(addListener, scope, [
     ])
     apply(portStart, port, [])
     try {
-      // Loaded once now, so each render's fresh React reuses the compiled script.
-      freshRuntime(start.runtime)
+      // Loaded and run once now, so each render's fresh React reuses the compiled script and render path.
+      const warm = freshRuntime(start.runtime)
+      const h = warm.React.createElement
+      warm.renderToStaticMarkup(h('section', { className: 'slide', style: { color: 'red' } }, h('h1', null, 'Warm'), h('p', null, 1)))
       post({ type: 'ready' })
     } catch (error) {
       post({ type: 'failed', kind: 'crashed', ...describe(error) })
