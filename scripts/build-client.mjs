@@ -102,14 +102,19 @@ const react = inlineSafe(
     plugins: [legacyServerRenderer],
   }),
 )
-// A worker's script: the global slots its loaded scripts fill (bindings, not properties: its global object is frozen), SES, then its own start.
-const worker = inlineSafe(
-  'worker',
-  await bundle('src/render/client/worker.ts', {
-    ...(process.env.DEBUG_WORKER ? {} : minified),
-    banner: { js: '"use strict";\nlet __slideRuntime, __slideModule;' },
-  }),
-)
+// The workers' scripts: the global slots their loaded scripts fill (bindings, not properties: a locked
+// worker's global object is frozen), then SES and the worker's own start (a locked worker, used slide after
+// slide) or the start alone (a one-slide worker, for the first slide while the locked ones warm).
+const workerScript = async (entry) =>
+  inlineSafe(
+    entry,
+    await bundle(entry, {
+      ...(process.env.DEBUG_WORKER ? {} : minified),
+      banner: { js: '"use strict";\nlet __slideRuntime, __slideModule;' },
+    }),
+  )
+const worker = await workerScript('src/render/client/worker-locked.ts')
+const oneSlideWorker = await workerScript('src/render/client/worker.ts')
 const texts = {
   pages: { VIEWER_JS: await bundle('src/pages/client/viewer.ts', {}), DASHBOARD_JS: await bundle('src/pages/client/dashboard.ts', {}) },
   render: {
@@ -117,7 +122,11 @@ const texts = {
       'renderer',
       await bundle('src/render/client/renderer.ts', {
         ...minified,
-        define: { __WORKER_SCRIPT__: JSON.stringify(worker), __REACT_SCRIPT__: JSON.stringify(react) },
+        define: {
+          __WORKER_SCRIPT__: JSON.stringify(worker),
+          __ONE_SLIDE_WORKER_SCRIPT__: JSON.stringify(oneSlideWorker),
+          __REACT_SCRIPT__: JSON.stringify(react),
+        },
       }),
     ),
     DISPLAY_JS: inlineSafe('display', await bundle('src/render/client/display.ts', minified)),

@@ -20,6 +20,9 @@
  *   ended (and a fresh one started). A worker is used again only once it
  *   says `idle` (nothing the slide started is still running), and for at
  *   most `MAX_RENDERS_PER_WORKER` renders.
+ * - The first slide asked for, if no locked worker is ready yet, renders
+ *   alone in a one-slide worker (the worker's script without SES: nothing
+ *   locked, network and storage removed), ended after it.
  * - A slide that fails in a worker that had rendered another slide before
  *   is rendered once more in a fresh worker: only a failure it has there is
  *   its own, so one slide cannot make another fail.
@@ -69,6 +72,8 @@ interface RenderWorker {
   /** Its own address for React (revoked when it ends). */
   runtimeUrl: string
   state: 'starting' | 'idle' | 'busy' | 'settling'
+  /** A one-slide worker (no SES, nothing locked): started for `first`, ended after it. */
+  oneSlide?: { first: Job }
   /** Renders given to it so far. */
   renders: number
   timer?: ReturnType<typeof setTimeout>
@@ -79,6 +84,8 @@ interface RenderWorker {
 
 /** The worker's script (the slots a loaded script fills, SES, `worker.ts`) and React (`react-runtime.ts`), put in by the build (`scripts/build-client.mjs`). */
 declare const __WORKER_SCRIPT__: string
+/** The worker's own script without SES: a worker for one slide, fresh, ended after it. */
+declare const __ONE_SLIDE_WORKER_SCRIPT__: string
 declare const __REACT_SCRIPT__: string
 
 const base = document.baseURI
@@ -117,6 +124,11 @@ function start(): void {
   const queue: Job[] = []
   const workers = new Set<RenderWorker>()
   const workerUrl = scriptUrl([__WORKER_SCRIPT__])
+  const oneSlideUrl = scriptUrl([__ONE_SLIDE_WORKER_SCRIPT__])
+  /** The first slide asked for, if no locked worker is ready yet, runs alone in a one-slide worker beside them (SES and lockdown take a while); every other slide in the locked ones. */
+  let lockedReady = false
+  let oneSlideUsed = false
+  const locked = () => [...workers].filter((w) => w.oneSlide === undefined)
 
   const answer = (message: FromRenderer) => page.postMessage(message, origin)
   const failure = (job: Job, error: RenderError) => answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: false, error })
@@ -136,28 +148,32 @@ function start(): void {
    * take as long as both, and the first slide waits for the first).
    */
   function keepWarm(): void {
-    if (workers.size < MAX_CONCURRENT_RENDERS && ![...workers].some((w) => w.state === 'starting')) startWorker()
+    const pool = locked()
+    if (pool.length < MAX_CONCURRENT_RENDERS && !pool.some((w) => w.state === 'starting')) startWorker()
   }
 
   /** A worker that could not start: it ends, and so does every render waiting (no new start until the next request). */
   function startFailed(w: RenderWorker, message: string): void {
     end(w)
+    if (w.oneSlide !== undefined) failure(w.oneSlide.first, { kind: 'crashed', message })
     for (const job of queue.splice(0)) failure(job, { kind: 'crashed', message })
   }
 
-  function startWorker(): void {
+  function startWorker(first?: Job): void {
     const runtimeUrl = scriptUrl([__REACT_SCRIPT__])
     const channel = new MessageChannel()
     let worker: Worker
     try {
-      worker = new Worker(workerUrl, { name: 'slide renderer' })
+      worker = new Worker(first === undefined ? workerUrl : oneSlideUrl, { name: 'slide renderer' })
     } catch (error) {
       URL.revokeObjectURL(runtimeUrl)
-      for (const job of queue.splice(0))
-        failure(job, { kind: 'crashed', message: `The renderer could not start a worker: ${String(error)}` })
+      const message = `The renderer could not start a worker: ${String(error)}`
+      if (first !== undefined) failure(first, { kind: 'crashed', message })
+      for (const job of queue.splice(0)) failure(job, { kind: 'crashed', message })
       return
     }
     const w: RenderWorker = { worker, port: channel.port1, runtimeUrl, state: 'starting', renders: 0 }
+    if (first !== undefined) w.oneSlide = { first }
     workers.add(w)
     w.timer = setTimeout(() => startFailed(w, `The renderer’s worker did not start within ${START_TIMEOUT_MS / 1000} s.`), START_TIMEOUT_MS)
     worker.addEventListener('error', (event) => {
@@ -190,7 +206,12 @@ function start(): void {
     if (!isRecord(message)) return
     if (message.type === 'ready' && w.state === 'starting') {
       clearTimeout(w.timer)
+      if (w.oneSlide !== undefined) {
+        assign(w, w.oneSlide.first)
+        return
+      }
       w.state = 'idle'
+      lockedReady = true
       pump()
       keepWarm()
     } else if (message.type === 'idle' && w.state === 'settling') {
@@ -249,6 +270,14 @@ function start(): void {
     w.job = undefined
     URL.revokeObjectURL(w.slideUrl!)
     w.slideUrl = undefined
+    if (w.oneSlide !== undefined) {
+      // Its slide ran alone in it: a failure is that slide's own.
+      end(w)
+      if (result.ok) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
+      else failure(job, result.error)
+      pump()
+      return
+    }
     if (result.ok) {
       answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
       w.state = 'settling'
@@ -281,7 +310,7 @@ function start(): void {
   }
 
   function idleWorker(fresh: boolean): RenderWorker | undefined {
-    for (const w of workers) if (w.state === 'idle' && (!fresh || w.renders === 0)) return w
+    for (const w of workers) if (w.oneSlide === undefined && w.state === 'idle' && (!fresh || w.renders === 0)) return w
     return undefined
   }
 
@@ -290,9 +319,17 @@ function start(): void {
     while (queue.length > 0) {
       const job = queue[0]!
       const w = idleWorker(job.fresh)
+      if (w === undefined && !lockedReady && !oneSlideUsed) {
+        // The first slide does not wait for SES and lockdown: it runs alone in a fresh worker of its own.
+        oneSlideUsed = true
+        queue.shift()
+        startWorker(job)
+        keepWarm()
+        continue
+      }
       if (w === undefined) {
         // A second try needs a worker that has rendered nothing: unless one is starting, an idle used one makes room for it.
-        const starting = [...workers].some((candidate) => candidate.state === 'starting')
+        const starting = locked().some((candidate) => candidate.state === 'starting')
         const used = job.fresh && !starting ? idleWorker(false) : undefined
         if (used !== undefined) end(used)
         keepWarm()

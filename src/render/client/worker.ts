@@ -1,8 +1,10 @@
 /**
  * A render worker's own script. The renderer frame starts each worker from
- * a `blob:` script of: the two slots below, SES, then this. A worker renders
- * one slide after another, each with a React of its own, in a world no
- * slide can change:
+ * a `blob:` script of: the two slots below, SES (`worker-locked.ts`), then
+ * this. A worker renders one slide after another, each with a React of its
+ * own, in a world no slide can change (without SES, for the first slide
+ * while the locked workers warm, it removes the network and storage APIs,
+ * renders one slide and is ended):
  *
  * 1. Before any slide code, it takes what it needs later (`importScripts`,
  *    a port's `postMessage`, `JSON.parse`, `setTimeout`, …), then
@@ -35,8 +37,6 @@
  * before once more in a fresh one: a slide's own failure is the one it
  * has alone (`docs/decisions/0202-render-sandbox.md`).
  */
-// SES first: it puts `lockdown` and `harden` on the global object, taken below before any slide code runs.
-import 'ses'
 import { SLIDE_IMPORTS } from '../limits.js'
 import type { FromWorker, ToWorker, WorkerStart } from '../protocol.js'
 
@@ -84,7 +84,48 @@ const later = scope.setTimeout as (callback: () => void, ms: number) => number
 const parseJson = JSON.parse
 const StringOf = String
 const ErrorType = Error
-const lockdown = scope.lockdown as (options: Record<string, string>) => void
+const lockdown = scope.lockdown as ((options: Record<string, string>) => void) | undefined
+/** With SES loaded before it (`worker-locked.ts`), the worker locks its world and renders slide after slide; without, it renders one slide, fresh, and is ended. */
+const locked = typeof lockdown === 'function'
+
+/** What a one-slide worker removes: every network and storage API, its global `postMessage`, loading scripts, starting workers. */
+const REMOVED = [
+  'postMessage',
+  'onmessage',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'WebSocketStream',
+  'EventSource',
+  'importScripts',
+  'Worker',
+  'SharedWorker',
+  'BroadcastChannel',
+  'indexedDB',
+  'caches',
+  'cookieStore',
+  'WebTransport',
+  'RTCPeerConnection',
+  'webkitRTCPeerConnection',
+  'RTCDataChannel',
+  'FileSystemHandle',
+  'storageBuckets',
+]
+
+/** A one-slide worker's scope: the network, storage and worker APIs removed (nothing outlives its one slide). */
+function removeReach(): void {
+  for (const name of REMOVED) {
+    for (let target = scope; target !== null; target = prototypeOf(target)) {
+      if (Object.hasOwn(target, name)) {
+        try {
+          delete target[name]
+        } catch {
+          // Not configurable: the frame's CSP still refuses it.
+        }
+      }
+    }
+  }
+}
 
 /** SES's own globals: used once, before any slide code. */
 const SES_GLOBALS = ['lockdown', 'harden', 'Compartment', 'assert', 'repairIntrinsics', 'hardenIntrinsics', 'HandledPromise']
@@ -112,7 +153,7 @@ const isObject = (value: unknown): value is object => (typeof value === 'object'
 
 /** Removes what SES's `lockdown` did not freeze and a slide does not keep; freezes the intrinsics, what is kept and the global object. */
 function lockTheWorld(): void {
-  lockdown({
+  lockdown!({
     errorTaming: 'unsafe',
     errorTrapping: 'none',
     unhandledRejectionTrapping: 'none',
@@ -235,8 +276,9 @@ async function render(start: WorkerStart, message: ToWorker, post: (message: Fro
   }
 }
 
-// Nothing of a slide runs before the world is locked.
-lockTheWorld()
+// Nothing of a slide runs before the world is locked (or, in a one-slide worker, before its reach is cut).
+if (locked) lockTheWorld()
+else removeReach()
 
 apply(addListener, scope, [
   'message',
@@ -256,6 +298,8 @@ apply(addListener, scope, [
         if (busy) return
         busy = true
         void render(start, message.data, post).then(() => {
+          // A one-slide worker renders nothing more (the frame ends it).
+          if (!locked) return
           // From a task of its own: a slide that left work running never lets this happen.
           apply(later, scope, [() => post({ type: 'idle' }), 0])
           busy = false
@@ -264,6 +308,11 @@ apply(addListener, scope, [
     ])
     apply(portStart, port, [])
     try {
+      // A one-slide worker loads React with its slide.
+      if (!locked) {
+        post({ type: 'ready' })
+        return
+      }
       // Loaded and run once now, so each render's fresh React reuses the compiled script and render path.
       const warm = freshRuntime(start.runtime)
       const h = warm.React.createElement
