@@ -284,6 +284,21 @@ describe('the slide renderer’s safety, in Chromium', () => {
     await stillFine(page, slug, ids, journalBefore)
   })
 
+  // The first slide may render alone in a one-slide worker; from the second on, slides render in the locked workers.
+  it.each(VECTORS.filter((vector) => vector.refused !== undefined))(
+    'contains, in a locked worker (the second slide), a component that tries $name',
+    async (vector) => {
+      expectedErrors = [REFUSED_WHILE_SANITISING]
+      const tsx = vector.tsx.replaceAll('CANARY', canary.origin).replaceAll('ORIGIN', served.origin)
+      const { page, slug, ids, journalBefore } = await openDeck([BENIGN, { name: vector.name, tsx }, BENIGN], `Locked: ${vector.name}`)
+      const id = ids[1]!
+      expect(await layer(page, id, 'thumb').getAttribute('data-state'), await errorOf(page, id)).toBe('rendered')
+      const { text } = await shown(page, id)
+      for (const name of vector.refused ?? []) expect(text).toMatch(new RegExp(`${name.replace(/[()]/g, '\\$&')}: refused`))
+      await stillFine(page, slug, ids, journalBefore)
+    },
+  )
+
   it('keeps focus where the person put it: a component cannot steal it', async () => {
     const tsx = hostile(
       '',
