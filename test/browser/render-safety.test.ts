@@ -266,18 +266,28 @@ describe('the slide renderer’s safety, in Chromium', () => {
     },
   ]
 
-  it.each(VECTORS)('contains a component that tries $name', async (vector) => {
+  /** Opens a deck with the vector's component after `before` (benign slides), and the benign slide last; answers its slide's id. */
+  async function openVector(vector: Vector, before: SlideSpec[], deck: string) {
     expectedErrors = [REFUSED_WHILE_SANITISING]
     const tsx = vector.tsx.replaceAll('CANARY', canary.origin).replaceAll('ORIGIN', served.origin)
-    const { page, slug, ids, journalBefore } = await openDeck([{ name: vector.name, tsx }, BENIGN], `Hostile: ${vector.name}`)
-    const id = ids[0]!
+    const opened = await openDeck([...before, { name: vector.name, tsx }, BENIGN], `${deck}: ${vector.name}`)
+    return { ...opened, id: opened.ids[before.length]! }
+  }
+
+  /** The slide rendered, and shows each attempt the vector names as refused. */
+  async function expectRefused(page: Page, id: string, vector: Vector): Promise<void> {
+    expect(await layer(page, id, 'thumb').getAttribute('data-state'), await errorOf(page, id)).toBe('rendered')
+    const { text } = await shown(page, id)
+    for (const name of vector.refused ?? []) expect(text).toMatch(new RegExp(`${name.replace(/[()]/g, '\\$&')}: refused`))
+  }
+
+  it.each(VECTORS)('contains a component that tries $name', async (vector) => {
+    const { page, slug, ids, journalBefore, id } = await openVector(vector, [], 'Hostile')
     if (vector.fails !== undefined) {
       expect(await layer(page, id, 'thumb').getAttribute('data-state')).toBe('failed')
       expect(await errorOf(page, id)).toMatch(vector.fails)
     } else {
-      expect(await layer(page, id, 'thumb').getAttribute('data-state'), await errorOf(page, id)).toBe('rendered')
-      const { text } = await shown(page, id)
-      for (const name of vector.refused ?? []) expect(text).toMatch(new RegExp(`${name.replace(/[()]/g, '\\$&')}: refused`))
+      await expectRefused(page, id, vector)
     }
     await vector.check?.(page, id)
     await page.screenshot({ path: screenshotPath(`render-hostile-${vector.name.replace(/\W+/g, '-').toLowerCase()}`) })
@@ -288,13 +298,8 @@ describe('the slide renderer’s safety, in Chromium', () => {
   it.each(VECTORS.filter((vector) => vector.refused !== undefined))(
     'contains, in a locked worker (the second slide), a component that tries $name',
     async (vector) => {
-      expectedErrors = [REFUSED_WHILE_SANITISING]
-      const tsx = vector.tsx.replaceAll('CANARY', canary.origin).replaceAll('ORIGIN', served.origin)
-      const { page, slug, ids, journalBefore } = await openDeck([BENIGN, { name: vector.name, tsx }, BENIGN], `Locked: ${vector.name}`)
-      const id = ids[1]!
-      expect(await layer(page, id, 'thumb').getAttribute('data-state'), await errorOf(page, id)).toBe('rendered')
-      const { text } = await shown(page, id)
-      for (const name of vector.refused ?? []) expect(text).toMatch(new RegExp(`${name.replace(/[()]/g, '\\$&')}: refused`))
+      const { page, slug, ids, journalBefore, id } = await openVector(vector, [BENIGN], 'Locked')
+      await expectRefused(page, id, vector)
       await stillFine(page, slug, ids, journalBefore)
     },
   )
