@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -83,7 +84,7 @@ describe('the built package', () => {
         entry,
       ).toBe(false)
       expect(graph.filter((file) => !file.startsWith('/')).sort(), entry).toEqual(
-        entry.includes('browser') ? ['msw', 'zod'] : ['node:module', 'zod'],
+        entry.includes('browser') ? ['msw', 'zod'] : ['node:fs', 'node:module', 'zod'],
       )
     }
     const all = readFileSync(join(ROOT, 'dist/node/index.js'), 'utf8')
@@ -138,5 +139,34 @@ describe('the built package', () => {
     }
     expect(await generate(fromBundle)).toEqual(await generate(fromSources))
     await Promise.all([fromBundle.close(), fromSources.close()])
+  })
+
+  it('the Node bundles read the packed default world from the file beside the chunk that reads it, and without it build the same world', async () => {
+    const fromSources = createEmulator({ clock: 'manual' })
+    const expected = JSON.stringify(await fromSources.control.getState())
+    await fromSources.close()
+    for (const dir of ['dist/node', 'dist/cli']) {
+      const readers = bundleFiles(join(ROOT, dir)).filter((file) => readFileSync(file, 'utf8').includes('default-world.packed'))
+      expect(readers, dir).toHaveLength(1)
+      const packed = join(dirname(readers[0]!), 'default-world.packed')
+      // ASCII only, so it is read as Latin-1 without decoding, and not also inside a chunk.
+      expect(readFileSync(packed).every((byte) => byte < 0x80)).toBe(true)
+      const text = readFileSync(packed, 'latin1')
+      expect(bundleFiles(join(ROOT, dir)).filter((file) => readFileSync(file, 'utf8').includes(text.slice(0, 200)))).toEqual([])
+    }
+    // A copy of the package without the file (re-bundled by an app's bundler, say) builds the world from the fixtures.
+    const copy = mkdtempSync(join(tmpdir(), 'pe-no-world-'))
+    try {
+      cpSync(join(ROOT, 'dist/node'), join(copy, 'dist/node'), { recursive: true })
+      rmSync(join(copy, 'dist/node/chunks/default-world.packed'))
+      symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir')
+      writeFileSync(join(copy, 'package.json'), '{"type":"module"}')
+      const bundled = (await import(pathToFileURL(join(copy, 'dist/node/index.js')).href)) as typeof import('../../src/index.js')
+      const emulator = bundled.createEmulator({ clock: 'manual' })
+      expect(JSON.stringify(await emulator.control.getState())).toBe(expected)
+      await emulator.close()
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
   })
 })
