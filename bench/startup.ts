@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { freePort, get, ROOT, runNode, stop } from './lib/process.js'
 import { ratio, type Row } from './lib/row.js'
-import { alternate, fmt, median } from './lib/stats.js'
+import { alternate, fmt, median, pairedRatio } from './lib/stats.js'
 
 /** Milliseconds from spawning `args` to the first 200 on `path` (polled every millisecond or so). */
 async function firstAnswer(args: (port: number) => string[], path: string, headers: Record<string, string>): Promise<number> {
@@ -44,7 +44,9 @@ export async function startupRows(options: { rounds: number }): Promise<Row[]> {
   const rounds = Math.max(5, options.rounds)
   const auth = { authorization: 'Bearer pres_test_alice' }
   await firstAnswer(CLI, '/v1/teams', auth) // warm the file cache
-  const spawnRuns = await alternate(rounds, {
+  // A spawn takes a few hundred ms and its time varies by a quarter from run to run on a shared machine:
+  // three times the rounds, and the ratio taken pair by pair.
+  const spawnRuns = await alternate(rounds * 3, {
     cli: () => firstAnswer(CLI, '/v1/teams', auth),
     bare: () => firstAnswer(BARE, '/', {}),
   })
@@ -56,17 +58,18 @@ export async function startupRows(options: { rounds: number }): Promise<Row[]> {
   for (let i = 0; i < rounds; i++) readyRuns.push(await timed(READY))
   const cli = median(spawnRuns.cli)
   const bare = median(spawnRuns.bare)
+  const spawnRatio = pairedRatio(spawnRuns.cli, spawnRuns.bare)
   const imported = median(importRuns.emulator)
   const msw = median(importRuns.msw)
   const ready = median(readyRuns)
   return [
     {
-      measure: 'spawn of the CLI to the first authorised 200 on `GET /v1/teams`, ms',
+      measure: 'spawn of the CLI to the first authorised 200 on `GET /v1/teams`, ms (medians; the ratio is the median of the runs’ pairs)',
       emulator: fmt(cli),
       baseline: `bare \`node -e\` http server to its first 200: ${fmt(bare)}`,
-      ratio: ratio(cli / bare),
+      ratio: ratio(spawnRatio),
       target: '≤ 2x',
-      met: cli / bare <= 2,
+      met: spawnRatio <= 2,
     },
     {
       measure: "`await import('presentation-emulator')` in a fresh process, ms",

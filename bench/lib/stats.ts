@@ -26,6 +26,16 @@ export async function alternate<K extends string>(
   return runs
 }
 
+/**
+ * The median of the ratios `a[i] / b[i]` of runs made side by side (by
+ * `alternate`): each pair saw the machine at the same moment, so a neighbour
+ * that slows a stretch of the runs moves both sides of its pairs, not the
+ * ratio, as it would move the ratio of two medians.
+ */
+export function pairedRatio(a: readonly number[], b: readonly number[]): number {
+  return median(a.map((value, i) => value / b[i]!))
+}
+
 /** A number for the table: thousands separated, `digits` decimals. */
 export function fmt(value: number, digits = 0): string {
   if (!Number.isFinite(value)) return 'n/a'
