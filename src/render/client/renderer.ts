@@ -6,9 +6,10 @@
  *
  * - It takes requests only from the page that framed it (`event.source`)
  *   and answers only that page, on the emulator's origin.
- * - `MAX_CONCURRENT_RENDERS` workers, started one after the other as soon
- *   as the frame loads (before the page asks for anything), each from a `blob:` script this
- *   frame writes: SES and the worker's own script (`worker.ts`), which
+ * - A one-slide worker, then `MAX_CONCURRENT_RENDERS` locked workers,
+ *   started one after the other as soon as the frame loads (before the page
+ *   asks for anything), each from a `blob:` script this frame writes: for
+ *   a locked one, SES and the worker's own script (`worker.ts`), which
  *   locks the worker's world before any slide code runs. Each worker has
  *   its own `blob:` address for React, loads it once, and again for each
  *   render (a React per slide); each render's slide is a `blob:` script of
@@ -20,9 +21,10 @@
  *   ended (and a fresh one started). A worker is used again only once it
  *   says `idle` (nothing the slide started is still running), and for at
  *   most `MAX_RENDERS_PER_WORKER` renders.
- * - The first slide asked for, if no locked worker is ready yet, renders
- *   alone in a one-slide worker (the worker's script without SES: nothing
- *   locked, network and storage removed), ended after it.
+ * - The first slide asked for renders alone in the one-slide worker (the
+ *   worker's script without SES: nothing locked, network and storage
+ *   removed; React loaded before the slide comes), ended after it: it waits
+ *   neither for SES and lockdown nor for a worker to start.
  * - A slide that fails in a worker that had rendered another slide before
  *   is rendered once more in a fresh worker: only a failure it has there is
  *   its own, so one slide cannot make another fail.
@@ -72,8 +74,8 @@ interface RenderWorker {
   /** Its own address for React (revoked when it ends). */
   runtimeUrl: string
   state: 'starting' | 'idle' | 'busy' | 'settling'
-  /** A one-slide worker (no SES, nothing locked): started for `first`, ended after it. */
-  oneSlide?: { first: Job }
+  /** The one-slide worker (no SES, nothing locked): started with the frame, for the first slide asked for (`first`, once it is), ended after it. */
+  oneSlide?: { first?: Job }
   /** Renders given to it so far. */
   renders: number
   timer?: ReturnType<typeof setTimeout>
@@ -118,16 +120,16 @@ function readRequest(data: unknown): ToRenderer | undefined {
 
 function start(): void {
   const page = window.parent
-  // One sanitiser; each render's remote images (its content's, with --allow-remote-images) are set just before it runs.
+  // One sanitiser, made once the one-slide worker has started (see the end); each render's remote
+  // images (its content's, with --allow-remote-images) are set just before it runs.
   const policy: ResourcePolicy = { origin, base, allowed: [] }
-  const sanitizer = createSanitizer(policy)
+  let sanitizer: ReturnType<typeof createSanitizer> | undefined
   const queue: Job[] = []
   const workers = new Set<RenderWorker>()
-  const workerUrl = scriptUrl([__WORKER_SCRIPT__])
-  const oneSlideUrl = scriptUrl([__ONE_SLIDE_WORKER_SCRIPT__])
-  /** The first slide asked for, if no locked worker is ready yet, runs alone in a one-slide worker beside them (SES and lockdown take a while); every other slide in the locked ones. */
-  let lockedReady = false
-  let oneSlideUsed = false
+  /** The locked workers' script, written when the first of them starts (after the one-slide worker). */
+  let workerUrl: string | undefined
+  /** The one-slide worker while it waits for the first slide asked for (SES and lockdown make the locked workers slow to start); every other slide renders in the locked ones. */
+  let oneSlide: RenderWorker | undefined
   const locked = () => [...workers].filter((w) => w.oneSlide === undefined)
 
   const answer = (message: FromRenderer) => page.postMessage(message, origin)
@@ -143,37 +145,42 @@ function start(): void {
   }
 
   /**
-   * Starts a worker if there are fewer than `MAX_CONCURRENT_RENDERS` and none is starting: they load
-   * while nothing waits for them, one at a time (two starting at once on a busy machine would each
-   * take as long as both, and the first slide waits for the first).
+   * Starts a locked worker if there are fewer than `MAX_CONCURRENT_RENDERS` and no worker is starting:
+   * they load while nothing waits for them, one at a time, after the one-slide worker (two starting at
+   * once on a busy machine would each take as long as both, and the first slide waits for the first).
    */
   function keepWarm(): void {
-    const pool = locked()
-    if (pool.length < MAX_CONCURRENT_RENDERS && !pool.some((w) => w.state === 'starting')) startWorker()
+    if (locked().length < MAX_CONCURRENT_RENDERS && ![...workers].some((w) => w.state === 'starting')) startWorker()
   }
 
   /** A worker that could not start: it ends, and so does every render waiting (no new start until the next request). */
   function startFailed(w: RenderWorker, message: string): void {
     end(w)
-    if (w.oneSlide !== undefined) failure(w.oneSlide.first, { kind: 'crashed', message })
+    if (w === oneSlide) oneSlide = undefined
+    if (w.oneSlide?.first !== undefined) failure(w.oneSlide.first, { kind: 'crashed', message })
     for (const job of queue.splice(0)) failure(job, { kind: 'crashed', message })
   }
 
-  function startWorker(first?: Job): void {
+  /** Starts a locked worker, or (`oneSlideWorker`) the one-slide worker. */
+  function startWorker(oneSlideWorker = false): void {
     const runtimeUrl = scriptUrl([__REACT_SCRIPT__])
     const channel = new MessageChannel()
     let worker: Worker
     try {
-      worker = new Worker(first === undefined ? workerUrl : oneSlideUrl, { name: 'slide renderer' })
+      worker = new Worker(oneSlideWorker ? scriptUrl([__ONE_SLIDE_WORKER_SCRIPT__]) : (workerUrl ??= scriptUrl([__WORKER_SCRIPT__])), {
+        name: 'slide renderer',
+      })
     } catch (error) {
       URL.revokeObjectURL(runtimeUrl)
       const message = `The renderer could not start a worker: ${String(error)}`
-      if (first !== undefined) failure(first, { kind: 'crashed', message })
       for (const job of queue.splice(0)) failure(job, { kind: 'crashed', message })
       return
     }
     const w: RenderWorker = { worker, port: channel.port1, runtimeUrl, state: 'starting', renders: 0 }
-    if (first !== undefined) w.oneSlide = { first }
+    if (oneSlideWorker) {
+      w.oneSlide = {}
+      oneSlide = w
+    }
     workers.add(w)
     w.timer = setTimeout(() => startFailed(w, `The renderer’s worker did not start within ${START_TIMEOUT_MS / 1000} s.`), START_TIMEOUT_MS)
     worker.addEventListener('error', (event) => {
@@ -206,13 +213,9 @@ function start(): void {
     if (!isRecord(message)) return
     if (message.type === 'ready' && w.state === 'starting') {
       clearTimeout(w.timer)
-      if (w.oneSlide !== undefined) {
-        assign(w, w.oneSlide.first)
-        return
-      }
       w.state = 'idle'
-      lockedReady = true
-      pump()
+      if (w.oneSlide?.first !== undefined) assign(w, w.oneSlide.first)
+      else pump()
       keepWarm()
     } else if (message.type === 'idle' && w.state === 'settling') {
       clearTimeout(w.timer)
@@ -252,6 +255,7 @@ function start(): void {
         })
       } else {
         policy.allowed = w.job.images
+        sanitizer ??= createSanitizer(policy)
         settle(w, { ok: true, html: sanitizer.toString(html), xhtml: sanitizer.toXhtml(html) })
       }
     } else if (message.type === 'failed') {
@@ -309,6 +313,7 @@ function start(): void {
     w.port.postMessage({ script: w.slideUrl, init: job.init } satisfies ToWorker)
   }
 
+  /** A locked worker that can take a render now. */
   function idleWorker(fresh: boolean): RenderWorker | undefined {
     for (const w of workers) if (w.oneSlide === undefined && w.state === 'idle' && (!fresh || w.renders === 0)) return w
     return undefined
@@ -318,15 +323,16 @@ function start(): void {
   function pump(): void {
     while (queue.length > 0) {
       const job = queue[0]!
-      const w = idleWorker(job.fresh)
-      if (w === undefined && !lockedReady && !oneSlideUsed) {
-        // The first slide does not wait for SES and lockdown: it runs alone in a fresh worker of its own.
-        oneSlideUsed = true
+      if (oneSlide !== undefined) {
+        // The first slide does not wait for SES and lockdown: it runs alone in the worker started for it.
+        const w = oneSlide
+        oneSlide = undefined
+        w.oneSlide = { first: job }
         queue.shift()
-        startWorker(job)
-        keepWarm()
+        if (w.state === 'idle') assign(w, job)
         continue
       }
+      const w = idleWorker(job.fresh)
       if (w === undefined) {
         // A second try needs a worker that has rendered nothing: unless one is starting, an idle used one makes room for it.
         const starting = locked().some((candidate) => candidate.state === 'starting')
@@ -363,7 +369,10 @@ function start(): void {
     })
     pump()
   })
-  keepWarm()
+  // The one-slide worker first (it loads React before any slide comes), then the locked ones, one at a
+  // time; what else the frame needs is made while it starts.
+  startWorker(true)
+  sanitizer = createSanitizer(policy)
   answer({ protocol: RENDER_PROTOCOL, type: 'ready' })
 }
 

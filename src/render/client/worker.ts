@@ -4,7 +4,8 @@
  * this. A worker renders one slide after another, each with a React of its
  * own, in a world no slide can change (without SES, for the first slide
  * while the locked workers warm, it removes the network and storage APIs,
- * renders one slide and is ended):
+ * loads React before the slide comes, renders that one slide with it and
+ * is ended):
  *
  * 1. Before any slide code, it takes what it needs later (`importScripts`,
  *    a port's `postMessage`, `JSON.parse`, `setTimeout`, …), then
@@ -221,11 +222,15 @@ function freshRuntime(url: string): Runtime {
   return runtime
 }
 
+/** A one-slide worker's React, loaded before its slide came (no slide has seen it). */
+let preloaded: Runtime | undefined
+
 async function render(start: WorkerStart, message: ToWorker, post: (message: FromWorker) => void): Promise<void> {
   let runtime: Runtime
   let slideModule: SlideModule | undefined
   try {
-    runtime = freshRuntime(start.runtime)
+    runtime = preloaded ?? freshRuntime(start.runtime)
+    preloaded = undefined
     __slideModule = undefined
     apply(loadScript, scope, [message.script])
     slideModule = __slideModule as SlideModule | undefined
@@ -308,15 +313,12 @@ apply(addListener, scope, [
     ])
     apply(portStart, port, [])
     try {
-      // A one-slide worker loads React with its slide.
-      if (!locked) {
-        post({ type: 'ready' })
-        return
-      }
-      // Loaded and run once now, so each render's fresh React reuses the compiled script and render path.
+      // Loaded and run once now, before any slide comes: a one-slide worker renders its slide with this
+      // React; in a locked worker, each render's fresh React reuses the compiled script and render path.
       const warm = freshRuntime(start.runtime)
       const h = warm.React.createElement
       warm.renderToStaticMarkup(h('section', { className: 'slide', style: { color: 'red' } }, h('h1', null, 'Warm'), h('p', null, 1)))
+      if (!locked) preloaded = warm
       post({ type: 'ready' })
     } catch (error) {
       post({ type: 'failed', kind: 'crashed', ...describe(error) })
