@@ -26,7 +26,7 @@ import { createEmulator } from '../src/index.js'
 import { transpilerOf } from '../src/pages/page-server.js'
 import { transpileSlideTsx } from '../src/render/transpile.js'
 import { ratio, skipped, type Row } from './lib/row.js'
-import { alternate, fmt, median } from './lib/stats.js'
+import { alternate, fmt, median, pairedRatio } from './lib/stats.js'
 import { CHROMIUM, launchChromium } from './lib/chromium.js'
 
 const SLIDES = 30
@@ -156,7 +156,8 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
   })
   await host.close()
 
-  const current = 'navigation start to the current slide’s component shown (30-slide deck from a template), headless Chromium, ms'
+  const current =
+    'navigation start to the current slide’s component shown (30-slide deck from a template), headless Chromium, ms (medians; the ratio is the median of the visits’ pairs)'
   const thumbs = 'navigation start to all 30 thumbnails’ components shown, ms'
   if (!existsSync(CHROMIUM)) {
     rows.push(skipped(current, '≤ 1.5x', `skipped: no ${CHROMIUM}`), skipped(thumbs, '≤ 2x', `skipped: no ${CHROMIUM}`))
@@ -182,25 +183,29 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
         return marks.current
       },
     })
+    // Ratios pair by pair (each component visit with the content visit beside it): the Content view's own
+    // time moves by a third from run to run on a shared machine, and the ratio of two medians with it.
     const c = median(runs.component)
     const t = median(runs.content)
+    const currentRatio = pairedRatio(runs.component, runs.content)
     rows.push({
       measure: current,
       emulator: fmt(c),
       baseline: `Content toggle on: ${fmt(t)}`,
-      ratio: ratio(c / t),
+      ratio: ratio(currentRatio),
       target: '≤ 1.5x',
-      met: c / t <= 1.5,
+      met: currentRatio <= 1.5,
     })
     const ct = median(componentThumbs)
     const tt = median(contentThumbs)
+    const thumbsRatio = pairedRatio(componentThumbs, contentThumbs)
     rows.push({
       measure: thumbs,
       emulator: fmt(ct),
       baseline: `Content toggle on: ${fmt(tt)}`,
-      ratio: ratio(ct / tt),
+      ratio: ratio(thumbsRatio),
       target: '≤ 2x',
-      met: ct / tt <= 2,
+      met: thumbsRatio <= 2,
     })
   } finally {
     await browser.close()
