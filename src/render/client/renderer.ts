@@ -123,7 +123,7 @@ function start(): void {
   // One sanitiser, made once the one-slide worker has started (see the end); each render's remote
   // images (its content's, with --allow-remote-images) are set just before it runs.
   const policy: ResourcePolicy = { origin, base, allowed: [] }
-  let sanitizer: ReturnType<typeof createSanitizer> | undefined
+  let sanitizer!: ReturnType<typeof createSanitizer>
   const queue: Job[] = []
   const workers = new Set<RenderWorker>()
   /** The locked workers' script, written when the first of them starts (after the one-slide worker). */
@@ -255,7 +255,6 @@ function start(): void {
         })
       } else {
         policy.allowed = w.job.images
-        sanitizer ??= createSanitizer(policy)
         settle(w, { ok: true, html: sanitizer.toString(html), xhtml: sanitizer.toXhtml(html) })
       }
     } else if (message.type === 'failed') {
