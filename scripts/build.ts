@@ -103,13 +103,14 @@ const defaultWorld = (platform: BuildOptions['platform']): Plugin => ({
  * Each becomes its own chunk with what only it imports.
  */
 const LAZY_MODULES = [
-  'src/pages/page-server.ts',
-  'src/pages/assets.ts',
-  'src/pages/dashboard.ts',
-  'src/pages/security.ts',
-  'src/pages/viewer.ts',
-  'src/render/documents.ts',
-  'src/render/transpile.ts',
+  'web/pages/page-server.ts',
+  'web/dashboard-mount.ts',
+  'web/pages/assets.ts',
+  'web/pages/dashboard.ts',
+  'web/pages/security.ts',
+  'web/pages/viewer.ts',
+  'web/render/documents.ts',
+  'web/render/transpile.ts',
   'src/control/dispatch.ts',
   'src/model/slide-validation.ts',
   'src/content/faker-en.ts',

@@ -55,7 +55,12 @@ export function standardCore(options: EmulatorOptions, parts: EmulatorParts = {}
  * Wraps an `Emulator` with its ways in, without `listen`: the browser entry's
  * whole object. `http` gives msw's `http` when handlers are first asked for.
  */
-export function buildEmulator(options: EmulatorOptions, http: () => MswHttp): PresentationEmulatorBase
+export function buildEmulator(
+  options: EmulatorOptions,
+  http: () => MswHttp,
+  listen?: undefined,
+  core?: (options: EmulatorOptions) => EmulatorCore,
+): PresentationEmulatorBase
 /**
  * Wraps an `Emulator` with its ways in, `listen` included: the Node entry's
  * object. `core` builds the emulator (after the options are checked).
@@ -98,16 +103,17 @@ export function buildEmulator<S extends Server, O>(
   let handlers: HttpHandler[] | undefined
   const base: PresentationEmulatorBase = {
     get handlers() {
-      handlers ??= createMswHandlers(http(), handle, emulator.baseUrl)
+      handlers ??= createMswHandlers(http(), handle, emulator.baseUrl, emulator.mounts)
       return handlers
     },
-    handlersFor: (baseUrl) => createMswHandlers(http(), handle, new URL(baseUrl)),
-    fetch: createFetch(handle, () => emulator.baseUrl.pathname),
+    handlersFor: (baseUrl) => createMswHandlers(http(), handle, new URL(baseUrl), emulator.mounts),
+    fetch: createFetch(handle, () => emulator.baseUrl.pathname, emulator.mounts),
     handle,
     control: emulator.control,
     ready,
     async close() {
       emulator.close()
+      await emulator.slideChecker.close()
       await persistence?.close()
       await Promise.all(servers.splice(0).map((server) => server.close()))
     },
@@ -118,7 +124,12 @@ export function buildEmulator<S extends Server, O>(
     async listen(listenOptions = {} as O) {
       await ready()
       // The Node server also accepts the emulator's allowed hosts and its public URL's host (DNS-rebinding guard).
-      const server = await listen(handle, { allowedHosts: emulator.allowedHosts, publicHost: emulator.publicHost, ...listenOptions } as O)
+      const server = await listen(handle, {
+        allowedHosts: emulator.allowedHosts,
+        publicHost: emulator.publicHost,
+        mounts: emulator.mounts,
+        ...listenOptions,
+      } as O)
       emulator.setListenOrigin(server.origin)
       servers.push(server)
       return server

@@ -11,7 +11,8 @@ import { ControlPlane } from './control/control-plane.js'
 import { seededWorld } from './fixtures/seeded-world.js'
 import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
-import { mountFor, type BrowserPolicyName, type Mount, type MountContext, type MountHandler } from './mounts.js'
+import { MountTable, type BrowserPolicyName, type Mount, type MountContext, type MountHandler } from './mounts.js'
+import { NO_SLIDE_CHECKER, type SlideChecker } from './model/slide-checker.js'
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
 import type { Change } from './store/table.js'
@@ -29,6 +30,10 @@ export { DEFAULT_BASE_URL, type EmulatorOptions } from './options.js'
  */
 export interface EmulatorParts extends Partial<PipelineParts> {
   stateSchema?: () => typeof StateDocument
+  /** Rows the composition root adds to the mount table (the web room's pages, assets and dashboard). */
+  mounts?: readonly Mount<Emulator>[]
+  /** What renders slides for the core (the web room's, in Node); without one, asking for a check says so. */
+  slideChecker?: (emulator: Emulator) => SlideChecker
 }
 
 /**
@@ -55,9 +60,13 @@ export class Emulator {
   readonly #mutex = new Mutex()
   readonly #jobs: JobScheduler
   readonly #api: ApiPipeline
+  /** What this emulator serves, and where: the core's rows and those its composition root added. */
+  readonly mounts: MountTable<Emulator>
+  /** Renders slides for the core: the composition root's (the web room's in Node), or one that says there is none. */
+  readonly slideChecker: SlideChecker
   /** Each mount's handler, once built (on the first request the mount serves), and those being built. */
-  readonly #handlers = new Map<Mount, MountHandler>()
-  readonly #loading = new Map<Mount, Promise<MountHandler>>()
+  readonly #handlers = new Map<Mount<Emulator>, MountHandler>()
+  readonly #loading = new Map<Mount<Emulator>, Promise<MountHandler>>()
   /** The browser policy of each policy name a mount can have. */
   readonly #policies: Record<BrowserPolicyName, BrowserPolicy>
   readonly #changeListeners: Array<(change: Change<unknown> | { table: '*' }) => void> = []
@@ -72,8 +81,10 @@ export class Emulator {
   constructor(options?: EmulatorOptions)
   /** @internal An emulator assembled from other parts (see `EmulatorParts`). */
   constructor(options: EmulatorOptions | undefined, parts: EmulatorParts)
-  constructor(options: EmulatorOptions = {}, { stateSchema, ...pipeline }: EmulatorParts = {}) {
+  constructor(options: EmulatorOptions = {}, { stateSchema, mounts, slideChecker, ...pipeline }: EmulatorParts = {}) {
     const resolved = resolveOptions(options)
+    this.mounts = new MountTable<Emulator>(mounts)
+    this.slideChecker = slideChecker?.(this) ?? NO_SLIDE_CHECKER
     this.#stateSchema = stateSchema ?? (() => StateDocument)
     this.#options = resolved
     this.#baseOrigin = resolved.baseUrl.origin
@@ -259,10 +270,10 @@ export class Emulator {
   }
 
   /** Builds the handler of `mount` (loading its module) for its first request; a module that fails to load is tried again next time. */
-  #load(mount: Mount): Promise<MountHandler> {
+  #load(mount: Mount<Emulator>): Promise<MountHandler> {
     let loading = this.#loading.get(mount)
     if (loading === undefined) {
-      const context: MountContext = { host: this, api: this.#api, onError: this.#options.onError }
+      const context: MountContext<Emulator> = { host: this, api: this.#api, onError: this.#options.onError }
       loading = Promise.resolve(mount.open(context)).then(
         (handler) => {
           this.#handlers.set(mount, handler)
@@ -286,7 +297,7 @@ export class Emulator {
         return fail.internal(`the emulator could not load its world: ${(error as Error).message}`).toResponse()
       }
     }
-    const mount = mountFor(request.path)
+    const mount = this.mounts.mountFor(request.method, request.path)
     const policy = this.#policies[mount.browsers]
     const response =
       request.method === 'OPTIONS'

@@ -16,6 +16,7 @@ import type { EmulatorOptions } from './emulator.js'
 import type { HttpServerOptions, RunningServer } from './node/http-server.js'
 import { compiledStateSchema } from './node/compiled-state-schema.js'
 import { listenNode, loadMswHttp } from './node/ways-in.js'
+import { WEB_MOUNTS } from '../web/mounts.js'
 
 /** One independent emulated service and every way into it, `listen` included. */
 export interface PresentationEmulator extends PresentationEmulatorBase {
@@ -29,7 +30,7 @@ export interface PresentationEmulator extends PresentationEmulatorBase {
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
   return buildEmulator<RunningServer, HttpServerOptions>(options, loadMswHttp, listenNode, (checked) =>
-    standardCore(checked, { stateSchema: compiledStateSchema }),
+    standardCore(checked, { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS }),
   )
 }
 

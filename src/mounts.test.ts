@@ -1,46 +1,60 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_BODY_BYTES, MAX_CONTROL_BODY_BYTES, MAX_NO_BODY_BYTES, MAX_STATE_BODY_BYTES } from './core/exchange.js'
-import { bodyLimitFor, isOwnPath, mountFor, MOUNTS, NOT_FOUND_MOUNT, OWN_PREFIXES } from './mounts.js'
+import { type Mount, MountTable, NOT_FOUND_MOUNT } from './mounts.js'
 
-describe('the mount table', () => {
-  it('serves each path from the first row that matches it, and unknown paths from the 404 row', () => {
-    const served = (path: string) => mountFor(path).name
+/** A row a composition root might add: only GET, at one exact path under the control plane's. */
+const added: Mount<unknown> = {
+  name: 'an added page',
+  path: '/_emulator/page',
+  match: 'exact',
+  methods: ['GET', 'HEAD'],
+  bodyLimit: MAX_NO_BODY_BYTES,
+  browsers: 'own-origins',
+  open: () => () => ({ status: 200, headers: {}, body: 'page' }),
+}
+
+describe('the core mount table', () => {
+  it('serves the API, the control plane and the OpenAPI document alone, and unknown paths from the 404 row', () => {
+    const table = new MountTable()
+    const served = (path: string) => table.mountFor('GET', path).name
+    expect(table.rows.map((row) => row.name)).toEqual(['the API', 'the control plane', 'the OpenAPI document'])
     expect(served('/v1')).toBe('the API')
     expect(served('/v1/projects')).toBe('the API')
     expect(served('/v10')).toBe(NOT_FOUND_MOUNT.name)
-    expect(served('/_emulator')).toBe('the control plane and the dashboard')
-    expect(served('/_emulator/state')).toBe('the control plane and the dashboard')
-    expect(served('/_emulator/assets/pages.css')).toBe("the pages' asset pages.css")
-    // An unknown asset is the control plane's (admin token, then 404), as a known one is not.
-    expect(served('/_emulator/assets/nope.js')).toBe('the control plane and the dashboard')
-    expect(served('/editor/welcome-deck')).toBe('the editor pages')
-    expect(served('/editor')).toBe(NOT_FOUND_MOUNT.name)
-    expect(served('/sites/acme.sites.example/')).toBe('the published sites')
+    expect(served('/_emulator')).toBe('the control plane')
+    expect(served('/_emulator/state')).toBe('the control plane')
+    // Without the web room, its paths are nobody's.
+    expect(served('/editor/welcome-deck')).toBe(NOT_FOUND_MOUNT.name)
     expect(served('/openapi.json')).toBe('the OpenAPI document')
     expect(served('/openapi.json/x')).toBe(NOT_FOUND_MOUNT.name)
     expect(served('/')).toBe(NOT_FOUND_MOUNT.name)
   })
 
+  it('puts added rows after the API and before the control plane, each for its methods only', () => {
+    const table = new MountTable([added])
+    expect(table.rows.map((row) => row.name)).toEqual(['the API', 'an added page', 'the control plane', 'the OpenAPI document'])
+    expect(table.mountFor('GET', '/_emulator/page').name).toBe('an added page')
+    expect(table.mountFor('HEAD', '/_emulator/page').name).toBe('an added page')
+    // Another method goes on to the next row that matches the path.
+    expect(table.mountFor('POST', '/_emulator/page').name).toBe('the control plane')
+    expect(table.mountFor('GET', '/_emulator/page/x').name).toBe('the control plane')
+  })
+
   it('gives each request the body limit of its row, per route on the control plane', () => {
-    expect(bodyLimitFor('POST', '/v1/projects')).toBe(MAX_BODY_BYTES)
-    expect(bodyLimitFor('PUT', '/_emulator/state')).toBe(MAX_STATE_BODY_BYTES)
-    expect(bodyLimitFor('POST', '/_emulator/faults')).toBe(MAX_CONTROL_BODY_BYTES)
-    expect(bodyLimitFor('POST', '/_emulator/reset')).toBe(MAX_NO_BODY_BYTES)
-    expect(bodyLimitFor('POST', '/_emulator/nothing-here')).toBe(MAX_NO_BODY_BYTES)
-    expect(bodyLimitFor('POST', '/editor/x')).toBe(MAX_NO_BODY_BYTES)
-    expect(bodyLimitFor('POST', '/elsewhere')).toBe(MAX_NO_BODY_BYTES)
+    const table = new MountTable()
+    expect(table.bodyLimitFor('POST', '/v1/projects')).toBe(MAX_BODY_BYTES)
+    expect(table.bodyLimitFor('PUT', '/_emulator/state')).toBe(MAX_STATE_BODY_BYTES)
+    expect(table.bodyLimitFor('POST', '/_emulator/faults')).toBe(MAX_CONTROL_BODY_BYTES)
+    expect(table.bodyLimitFor('POST', '/_emulator/reset')).toBe(MAX_NO_BODY_BYTES)
+    expect(table.bodyLimitFor('POST', '/_emulator/nothing-here')).toBe(MAX_NO_BODY_BYTES)
+    expect(table.bodyLimitFor('POST', '/elsewhere')).toBe(MAX_NO_BODY_BYTES)
   })
 
   it('names the namespaces a base URL at an origin’s root leaves to the emulator', () => {
-    expect(OWN_PREFIXES).toEqual(['/_emulator', '/editor', '/sites', '/openapi.json'])
-    expect(isOwnPath('/editor')).toBe(true)
-    expect(isOwnPath('/_emulator/assets/pages.css')).toBe(true)
-    expect(isOwnPath('/projects')).toBe(false)
-    expect(isOwnPath('/editorial')).toBe(false)
-  })
-
-  it('guards every row but the API and the OpenAPI document against foreign pages', () => {
-    const open = MOUNTS.filter((mount) => mount.browsers === 'open').map((mount) => mount.name)
-    expect(open).toEqual(['the API', 'the OpenAPI document'])
+    const table = new MountTable()
+    expect(table.ownPrefixes).toEqual(['/_emulator', '/openapi.json'])
+    expect(table.isOwnPath('/_emulator/state')).toBe(true)
+    expect(table.isOwnPath('/projects')).toBe(false)
+    expect(table.isOwnPath('/editor')).toBe(false)
   })
 })

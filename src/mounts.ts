@@ -3,11 +3,16 @@
  * dispatch (`emulator.ts`), every adapter's body limit (the fetch adapter,
  * msw, the node:http server), the socket-free fetch's idea of "the
  * emulator's own paths" and the browser policy (CORS and the origin guard)
- * all read this table, so a new path is one new row.
+ * all read an emulator's table, so a new path is one new row.
  *
  * A row is data: where it matches, how large a body it reads, which
  * browser policy it has, and how to build its handler (loaded on the first
  * request the row serves, so a start loads only the API).
+ *
+ * The core's rows are here (the API, the control plane, the OpenAPI
+ * document); the web room's rows (the pages, their assets, the dashboard:
+ * `web/mounts.ts`) reach a table through the composition root, which hands
+ * them to the emulator it builds. The core never imports the web.
  */
 import type { ApiPipeline } from './api/pipeline.js'
 import { controlBodyLimit } from './control/http-routes.js'
@@ -15,10 +20,6 @@ import type { ControlDispatchHost } from './control/dispatch.js'
 import { MAX_BODY_BYTES, MAX_NO_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from './core/exchange.js'
 import { fail } from './core/errors.js'
 import { OPENAPI_PATH, openApiServer, type OpenApiHost } from './openapi/serve.js'
-import type { PageHost } from './pages/page-server.js'
-import { ASSET_NAMES, assetUrl } from './pages/paths.js'
-import type { RenderHost } from './render/documents.js'
-import { RENDER_ASSET_NAMES, RENDER_ASSET_PATH } from './render/limits.js'
 
 /**
  * Which paths a row serves: `tree` its path and everything below it
@@ -35,20 +36,32 @@ export type MountMatch = 'tree' | 'below' | 'exact'
  */
 export type BrowserPolicyName = 'open' | 'own-origins'
 
-/** What a row's handler is built from: the emulator, its `/v1` pipeline and its error log. */
-export interface MountContext {
-  readonly host: ControlDispatchHost & PageHost & RenderHost & OpenApiHost
+/** What the core's rows need of the emulator that hosts them. */
+export type CoreHost = ControlDispatchHost & OpenApiHost
+
+/**
+ * What a row's handler is built from: the emulator, its `/v1` pipeline and
+ * its error log. `Host` is what the row needs of the emulator (the web
+ * room's rows name their own interfaces, which the emulator implements).
+ */
+export interface MountContext<Host = CoreHost> {
+  readonly host: Host
   readonly api: ApiPipeline
   readonly onError: (error: unknown) => void
 }
 
 export type MountHandler = (request: EmulatorRequest) => Promise<EmulatorResponse> | EmulatorResponse
 
-export interface Mount {
+export interface Mount<Host = CoreHost> {
   /** What the row serves (for the docs and the tests). */
   readonly name: string
   readonly path: string
   readonly match: MountMatch
+  /**
+   * The methods the row serves (all when absent); a request with another
+   * method goes on to the next row that matches its path.
+   */
+  readonly methods?: readonly string[]
   /**
    * The largest request body the row reads, in bytes, from the method and
    * path alone (so an adapter stops reading, or never starts, past it).
@@ -56,42 +69,26 @@ export interface Mount {
   readonly bodyLimit: number | ((method: string, path: string) => number)
   readonly browsers: BrowserPolicyName
   /** Builds the row's handler for one emulator, on the first request the row serves. */
-  open(context: MountContext): Promise<MountHandler> | MountHandler
+  open(context: MountContext<Host>): Promise<MountHandler> | MountHandler
 }
 
-/** Every mount, most specific first: the first row that matches a path serves it. */
-export const MOUNTS: readonly Mount[] = [
+/** The API's row: first in every table. */
+const API_MOUNT: Mount = {
+  name: 'the API',
+  path: '/v1',
+  match: 'tree',
+  bodyLimit: MAX_BODY_BYTES,
+  browsers: 'open',
+  open:
+    ({ api }) =>
+    (request) =>
+      api.handle(request),
+}
+
+/** The core's rows after the API's (and after any rows a composition root adds). */
+const CORE_MOUNTS_AFTER: readonly Mount[] = [
   {
-    name: 'the API',
-    path: '/v1',
-    match: 'tree',
-    bodyLimit: MAX_BODY_BYTES,
-    browsers: 'open',
-    open:
-      ({ api }) =>
-      (request) =>
-        api.handle(request),
-  },
-  // The pages' static assets hold no data: served to anyone (no admin token), so the editor and sites work with one set.
-  // The slide renderer's documents (sandboxed frames) are assets too: the page's frames load them without a token.
-  ...[
-    ...ASSET_NAMES.map((name) => ({ name: `the pages' asset ${name}`, path: assetUrl(name) })),
-    ...RENDER_ASSET_NAMES.map((name) => ({ name: `the slide renderer's ${name}`, path: `${RENDER_ASSET_PATH}${name}` })),
-  ].map(
-    ({ name, path }): Mount => ({
-      name,
-      path,
-      match: 'exact',
-      bodyLimit: MAX_NO_BODY_BYTES,
-      browsers: 'own-origins',
-      open: async ({ host }) => {
-        const { serveAsset } = await import('./pages/assets.js')
-        return (request) => serveAsset(request, host)
-      },
-    }),
-  ),
-  {
-    name: 'the control plane and the dashboard',
+    name: 'the control plane',
     path: '/_emulator',
     match: 'tree',
     bodyLimit: controlBodyLimit,
@@ -102,19 +99,6 @@ export const MOUNTS: readonly Mount[] = [
       return (request) => dispatcher.handle(request)
     },
   },
-  ...['/editor', '/sites'].map(
-    (path): Mount => ({
-      name: path === '/editor' ? 'the editor pages' : 'the published sites',
-      path,
-      match: 'below',
-      bodyLimit: MAX_NO_BODY_BYTES,
-      browsers: 'own-origins',
-      open: async ({ host }) => {
-        const { handlePage } = await import('./pages/page-server.js')
-        return (request) => handlePage(host, request)
-      },
-    }),
-  ),
   {
     name: 'the OpenAPI document',
     path: OPENAPI_PATH,
@@ -135,36 +119,49 @@ export const NOT_FOUND_MOUNT: Mount = {
   open: () => (request) => fail.notFound('Route', `nothing is served at ${request.path}; the API is under /v1`).toResponse(),
 }
 
-function matches(mount: Mount, path: string): boolean {
+function matches(mount: Mount<never>, method: string, path: string): boolean {
+  if (mount.methods !== undefined && !mount.methods.includes(method)) return false
   if (mount.match === 'exact') return path === mount.path
   if (!path.startsWith(mount.path)) return false
   if (path.length === mount.path.length) return mount.match === 'tree'
   return path.charCodeAt(mount.path.length) === 47 // '/'
 }
 
-/** The row that serves `path` (`NOT_FOUND_MOUNT` when none does). */
-export function mountFor(path: string): Mount {
-  for (const mount of MOUNTS) if (matches(mount, path)) return mount
-  return NOT_FOUND_MOUNT
-}
-
-/** The largest body a request may carry, from its method and path alone (its row's limit). */
-export function bodyLimitFor(method: string, path: string): number {
-  const { bodyLimit } = mountFor(path)
-  return typeof bodyLimit === 'number' ? bodyLimit : bodyLimit(method, path)
-}
-
-/** The top-level path of each row but the API's: what a base URL at an origin's root leaves to the emulator's own paths. */
-export const OWN_PREFIXES: readonly string[] = [
-  ...new Set(MOUNTS.filter((mount) => mount.path !== '/v1').map((mount) => topLevel(mount.path))),
-]
-
 function topLevel(path: string): string {
   const end = path.indexOf('/', 1)
   return end === -1 ? path : path.slice(0, end)
 }
 
-/** True for a path in one of the emulator's own namespaces (`/_emulator`, `/editor`, …), not the API's. */
-export function isOwnPath(path: string): boolean {
-  return OWN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+/**
+ * One emulator's mount table: the API's row, the rows its composition root
+ * added (the web room's), then the core's other rows. The first row that
+ * matches a request's method and path serves it.
+ */
+export class MountTable<Host = CoreHost> {
+  /** Every row, most specific first. */
+  readonly rows: readonly Mount<Host>[]
+  /** The top-level path of each row but the API's: what a base URL at an origin's root leaves to the emulator's own paths. */
+  readonly ownPrefixes: readonly string[]
+
+  constructor(added: readonly Mount<Host>[] = []) {
+    this.rows = [API_MOUNT as Mount<Host>, ...added, ...(CORE_MOUNTS_AFTER as readonly Mount<Host>[])]
+    this.ownPrefixes = [...new Set(this.rows.filter((mount) => mount.path !== '/v1').map((mount) => topLevel(mount.path)))]
+  }
+
+  /** The row that serves `method` on `path` (`NOT_FOUND_MOUNT` when none does). */
+  mountFor(method: string, path: string): Mount<Host> {
+    for (const mount of this.rows) if (matches(mount as Mount<never>, method, path)) return mount
+    return NOT_FOUND_MOUNT as Mount<Host>
+  }
+
+  /** The largest body a request may carry, from its method and path alone (its row's limit). */
+  bodyLimitFor(method: string, path: string): number {
+    const { bodyLimit } = this.mountFor(method, path)
+    return typeof bodyLimit === 'number' ? bodyLimit : bodyLimit(method, path)
+  }
+
+  /** True for a path in one of the emulator's own namespaces (`/_emulator`, `/editor`, …), not the API's. */
+  isOwnPath(path: string): boolean {
+    return this.ownPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+  }
 }

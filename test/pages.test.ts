@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contrastRatio, MIN_TEXT_CONTRAST } from '../src/pages/theme.js'
+import { contrastRatio, MIN_TEXT_CONTRAST } from '../web/pages/theme.js'
 import { createEmulator, type EmulatorOptions, type PresentationEmulator } from '../src/index.js'
 import { worldOf } from './support/state.js'
 

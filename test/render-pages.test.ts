@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest'
 import type { EmulatorRequest } from '../src/core/exchange.js'
 import { Emulator } from '../src/emulator.js'
-import { transpilerOf } from '../src/pages/page-server.js'
-import type { SlideRenderData } from '../src/render/slide-render.js'
+import { transpilerOf } from '../web/pages/page-server.js'
+import type { SlideRenderData } from '../web/render/slide-render.js'
 
 const ALICE = 'pres_test_alice'
 

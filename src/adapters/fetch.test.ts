@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
+import { MountTable } from '../mounts.js'
 import { createFetch } from './fetch.js'
 
 /** A fetch whose core echoes the request it received, so a test sees what each way of calling produced. */
@@ -9,7 +10,7 @@ function echoFetch() {
     seen.push(request)
     return { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }
   }
-  return { fetch: createFetch(handle, () => '/v1'), seen }
+  return { fetch: createFetch(handle, () => '/v1', new MountTable()), seen }
 }
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes))

@@ -1,32 +1,35 @@
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
-import { bodyLimitFor, isOwnPath } from '../mounts.js'
+import type { MountTable } from '../mounts.js'
 import { bufferedResponse } from './buffered-response.js'
+
+/** What an adapter reads of an emulator's mount table: which paths are its own, and each request's body limit. */
+export type Routing = Pick<MountTable<unknown>, 'isOwnPath' | 'bodyLimitFor' | 'ownPrefixes'>
 
 /**
  * Maps a URL onto the emulator's own paths: anything under the base path
  * (`/v1`, or `/api/v1` for a base URL `https://host/api/v1`) goes to `/v1…`;
  * other paths (`/_emulator`, `/editor`, `/sites`) are kept.
  */
-export function emulatorPath(pathname: string, basePath: string): string {
+export function emulatorPath(pathname: string, basePath: string, mounts: Routing): string {
   const base = basePath.replace(/\/+$/, '')
   if (base === '/v1') return pathname
   if (base === '') {
-    return isOwnPath(pathname) ? pathname : `/v1${pathname}`
+    return mounts.isOwnPath(pathname) ? pathname : `/v1${pathname}`
   }
   if (pathname === base || pathname.startsWith(`${base}/`)) return `/v1${pathname.slice(base.length)}`
   return pathname
 }
 
 /** Converts a Fetch API `Request` into the core's request value. */
-export async function fromFetchRequest(request: Request, basePath: string): Promise<EmulatorRequest> {
+export async function fromFetchRequest(request: Request, basePath: string, mounts: Routing): Promise<EmulatorRequest> {
   const url = new URL(request.url)
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => {
     headers[name] = value
   })
-  const path = emulatorPath(url.pathname, basePath)
+  const path = emulatorPath(url.pathname, basePath, mounts)
   const method = request.method.toUpperCase()
-  const { body, tooLarge: bodyTooLarge } = await readBody(request, bodyLimitFor(method, path))
+  const { body, tooLarge: bodyTooLarge } = await readBody(request, mounts.bodyLimitFor(method, path))
   return {
     method,
     path,
@@ -161,7 +164,12 @@ function headerRecord(init: HeadersInit | undefined): Record<string, string> | u
  * an invalid header), which goes through a real `Request` and so behaves
  * (and fails) exactly as `fetch` does.
  */
-function directRequest(input: RequestInfo | URL, init: RequestInit | undefined, basePath: string): EmulatorRequest | undefined {
+function directRequest(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  basePath: string,
+  mounts: Routing,
+): EmulatorRequest | undefined {
   if (typeof input !== 'string' && !(input instanceof URL)) return undefined
   if (init?.signal?.aborted) return undefined
   let url: URL
@@ -188,9 +196,9 @@ function directRequest(input: RequestInfo | URL, init: RequestInit | undefined, 
     else if (given instanceof ArrayBuffer) body = new Uint8Array(given)
     else return undefined
   }
-  const path = emulatorPath(url.pathname, basePath)
+  const path = emulatorPath(url.pathname, basePath, mounts)
   let bodyTooLarge = false
-  if (body !== null && body.byteLength > bodyLimitFor(method, path)) {
+  if (body !== null && body.byteLength > mounts.bodyLimitFor(method, path)) {
     bodyTooLarge = true
     body = null
   } else if (body !== null && body.byteLength === 0) body = null
@@ -201,16 +209,20 @@ function directRequest(input: RequestInfo | URL, init: RequestInit | undefined, 
  * A Fetch-API function answered by `handle` without any socket: pass it to
  * an SDK as its `fetch`, or call it directly in tests.
  */
-export function createFetch(handle: (request: EmulatorRequest) => Promise<EmulatorResponse>, basePath: () => string): typeof fetch {
+export function createFetch(
+  handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
+  basePath: () => string,
+  mounts: Routing,
+): typeof fetch {
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const direct = directRequest(input, init, basePath())
+    const direct = directRequest(input, init, basePath(), mounts)
     let signal: AbortSignal | undefined = init?.signal ?? undefined
     let request: EmulatorRequest
     if (direct !== undefined) request = direct
     else {
       const fetchRequest = new Request(input, init)
       signal = fetchRequest.signal
-      request = await fromFetchRequest(fetchRequest, basePath())
+      request = await fromFetchRequest(fetchRequest, basePath(), mounts)
     }
     const response = await handle(request)
     // A long-lived answer (server-sent events) streams; any other is served from its string.

@@ -1,7 +1,6 @@
 import type { http, HttpHandler } from 'msw'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
-import { OWN_PREFIXES } from '../mounts.js'
-import { fromFetchRequest, toFetchResponse } from './fetch.js'
+import { fromFetchRequest, type Routing, toFetchResponse } from './fetch.js'
 
 /**
  * msw request handlers that answer every request under `baseUrl` (and the
@@ -19,9 +18,10 @@ export function createMswHandlers(
   http: MswHttp,
   handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
   baseUrl: URL,
+  mounts: Routing,
 ): HttpHandler[] {
   const basePath = baseUrl.pathname.replace(/\/+$/, '')
-  const prefixes = [basePath, ...OWN_PREFIXES].filter((prefix) => prefix !== '')
+  const prefixes = [basePath, ...mounts.ownPrefixes].filter((prefix) => prefix !== '')
   // A RegExp without capture groups: msw then decodes nothing itself, so a
   // malformed percent-encoding reaches the emulator (which answers 400)
   // instead of throwing inside msw's path matching.
@@ -30,7 +30,9 @@ export function createMswHandlers(
       ? new RegExp(`^${escapeRegExp(baseUrl.origin)}(?:/.*)?$`)
       : new RegExp(`^${escapeRegExp(baseUrl.origin)}(?:${prefixes.map(escapeRegExp).join('|')})(?:/.*)?$`)
   return [
-    http.all(pattern, async ({ request }) => toFetchResponse(await handle(await fromFetchRequest(request, basePath)), request.signal)),
+    http.all(pattern, async ({ request }) =>
+      toFetchResponse(await handle(await fromFetchRequest(request, basePath, mounts)), request.signal),
+    ),
   ]
 }
 

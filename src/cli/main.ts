@@ -319,7 +319,7 @@ async function launch(
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (isStopRequested()) return { code: 0, stopped: true }
   // The state file (and write-file-atomic) loads only with --state.
-  const [{ Emulator, listenHttp, BUILT_IN_FIXTURES, isLoopbackAddress, compiledStateSchema }, stateModule] = await Promise.all([
+  const [{ Emulator, listenHttp, BUILT_IN_FIXTURES, isLoopbackAddress, compiledStateSchema, WEB_MOUNTS }, stateModule] = await Promise.all([
     import('./serve-modules.js'),
     flags.state === undefined ? undefined : import('../node/state-file.js'),
   ])
@@ -338,7 +338,7 @@ async function launch(
       onRequest,
       onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
     },
-    { stateSchema: compiledStateSchema },
+    { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS },
   )
   try {
     await emulator.ready()
@@ -388,6 +388,7 @@ async function launch(
       host: flags.host,
       allowedHosts: flags.allowedHost,
       publicHost: emulator.publicHost,
+      mounts: emulator.mounts,
       headersTimeoutMs: flags.headersTimeout,
       requestTimeoutMs: flags.requestTimeout,
       keepAliveTimeoutMs: flags.keepAliveTimeout,

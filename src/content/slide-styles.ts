@@ -3,7 +3,7 @@
  *
  * A renderer puts `SLIDE_BASE_CSS` into every slide's document together
  * with the project's theme as custom properties (`deckTheme(config).vars`
- * in `src/pages/theme.ts`). Generated components (`components.ts`) style
+ * in `web/pages/theme.ts`). Generated components (`components.ts`) style
  * themselves only through its class names; a component an agent writes may
  * use them too, or its own styles. It reads only the theme's variables
  * (each with a fallback), the font tokens `--font-heading` and

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { fail, internalError, ServiceError } from '../core/errors.js'
 import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
 import { hostAllowed, isLoopbackAddress } from '../core/web-guard.js'
-import { bodyLimitFor } from '../mounts.js'
+import { MountTable } from '../mounts.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
 import { SERVER_DEFAULTS } from './server-defaults.js'
 
@@ -12,6 +12,11 @@ export { SERVER_DEFAULTS } from './server-defaults.js'
 export interface HttpServerOptions {
   port?: number
   host?: string
+  /**
+   * The served emulator's mount table, for each request's body limit (a
+   * body over its row's limit is never read). Default: the core's rows.
+   */
+  mounts?: Pick<MountTable<unknown>, 'bodyLimitFor'>
   /** How long a client may take to send a request's headers, in ms (default 10 s); then 408. */
   headersTimeoutMs?: number
   /** How long a client may take to send a whole request, body included, in ms (default 60 s); then 408. */
@@ -176,6 +181,7 @@ export function listenHttp(
   handle: (request: EmulatorRequest) => Promise<EmulatorResponse>,
   options: HttpServerOptions = {},
 ): Promise<RunningServer> {
+  const mounts = options.mounts ?? new MountTable()
   const headersTimeout = options.headersTimeoutMs ?? SERVER_DEFAULTS.headersTimeoutMs
   const requestTimeout = options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs
   if (!(headersTimeout > 0 && requestTimeout > 0 && headersTimeout <= requestTimeout)) {
@@ -305,7 +311,7 @@ export function listenHttp(
       return
     }
     const method = (req.method ?? 'GET').toUpperCase()
-    const limit = bodyLimitFor(method, path)
+    const limit = mounts.bodyLimitFor(method, path)
     const tooLarge = () => {
       // The core answers (401, 404, 405 or 413, in its own order); the body is never read.
       refusing.add(req.socket)
@@ -371,7 +377,7 @@ export function listenHttp(
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const q = (req.url ?? '/').indexOf('?')
     const path = q === -1 ? (req.url ?? '/') : req.url!.slice(0, q)
-    if (Number(req.headers['content-length'] ?? 0) <= bodyLimitFor((req.method ?? 'GET').toUpperCase(), path)) res.writeContinue()
+    if (Number(req.headers['content-length'] ?? 0) <= mounts.bodyLimitFor((req.method ?? 'GET').toUpperCase(), path)) res.writeContinue()
     onRequest(req, res)
   })
   // CONNECT (a proxy tunnel): node:http would drop the socket without a word when nothing listens for it.

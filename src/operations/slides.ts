@@ -12,7 +12,7 @@ import {
   type SlideFiles,
   type SlideGuideResponse,
 } from '../schemas/index.js'
-import { RENDER_TIMEOUT_MS, SLIDE_HEIGHT, SLIDE_IMPORTS, SLIDE_WIDTH } from '../render/limits.js'
+import { RENDER_TIMEOUT_MS, SLIDE_HEIGHT, SLIDE_IMPORTS, SLIDE_WIDTH } from '../model/slide-box.js'
 import type { ProjectRecord, SlideRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 import type { OperationHandlers } from './context.js'

@@ -11,7 +11,7 @@
  */
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { RENDER_PROTOCOL } from '../../src/render/protocol.js'
+import { RENDER_PROTOCOL } from '../../web/render/protocol.js'
 import { launchChromium, screenshotPath } from './support/browser.js'
 import { serveEmulator, type ServedEmulator } from './support/emulator.js'
 import {

@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
 describe('the pages’ browser scripts', () => {
-  it('are served from a bundle that matches their source (run `npm run build:client` after editing src/pages/client/)', async () => {
+  it('are served from a bundle that matches their source (run `npm run build:client` after editing web/pages/client/)', async () => {
     const run = promisify(execFile)
     const result = await run(process.execPath, ['scripts/build-client.mjs', '--check']).then(
       () => 'fresh',

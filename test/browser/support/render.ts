@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright-core'
 import { expect } from 'vitest'
-import { PICTURE_URL_PREFIX } from '../../../src/render/picture.js'
+import { PICTURE_URL_PREFIX } from '../../../web/render/picture.js'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, DESKTOP } from './browser.js'
 import type { ServedEmulator } from './emulator.js'
 

@@ -4,7 +4,7 @@
  * presenter mode.
  */
 import type { SlideTranspiler } from '../render/transpile.js'
-import type { PublicationRecord } from '../store/records.js'
+import type { PublicationRecord } from '../../src/store/records.js'
 import { escapeHtml, type ImagePolicy } from './html.js'
 import { messageDocument, renderDeck, viewerDocument, type DeckView } from './viewer.js'
 

@@ -4,9 +4,9 @@
  * the editing indicator on every slide whose flag is on. It follows the
  * world live (see `page-server.ts`).
  */
-import type { JobRecord, ProjectRecord } from '../store/records.js'
-import type { World } from '../store/world.js'
-import { siteAddress } from '../model/urls.js'
+import type { JobRecord, ProjectRecord } from '../../src/store/records.js'
+import type { World } from '../../src/store/world.js'
+import { siteAddress } from '../../src/model/urls.js'
 import type { SlideTranspiler } from '../render/transpile.js'
 import { escapeHtml, type ImagePolicy } from './html.js'
 import { deckSlide, renderDeck, viewerDocument, type DeckView } from './viewer.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ProjectConfig } from '../schemas/index.js'
+import type { ProjectConfig } from '../../src/schemas/index.js'
 import { contrastRatio, deckTheme, fontStack, MIN_TEXT_CONTRAST, readableColor, themeCss } from './theme.js'
 
 const theme = (colors: Record<string, string>, extra: Partial<NonNullable<ProjectConfig['theme']>> = {}): ProjectConfig => ({

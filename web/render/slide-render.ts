@@ -7,8 +7,8 @@
  * its content names (allowed with `--allow-remote-images`). Nothing here
  * runs slide code.
  */
-import { checkSlideJson, formatProblem, type SlideFileProblem } from '../model/slide-validation.js'
-import type { SlideFiles } from '../schemas/index.js'
+import { checkSlideJson, formatProblem, type SlideFileProblem } from '../../src/model/slide-validation.js'
+import type { SlideFiles } from '../../src/schemas/index.js'
 import { MAX_REMOTE_IMAGE_URL, MAX_REMOTE_IMAGES } from './limits.js'
 import { sha256Hex, type SlideTranspiler } from './transpile.js'
 

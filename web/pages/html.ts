@@ -3,10 +3,17 @@
  * `slide.content.json` and `slide.controls.json`. Every text is escaped;
  * no markup, style attribute or script comes from a slide.
  */
-import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
-import { safeParse } from '../core/validation.js'
+import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../../src/core/json-depth.js'
+import { safeParse } from '../../src/core/validation.js'
 import * as z from 'zod'
-import { CONTENT_BLOCK_TYPES, ContentBlock, SLIDE_ALIGNMENTS, SlideControl, SlideControls, type SlideFiles } from '../schemas/index.js'
+import {
+  CONTENT_BLOCK_TYPES,
+  ContentBlock,
+  SLIDE_ALIGNMENTS,
+  SlideControl,
+  SlideControls,
+  type SlideFiles,
+} from '../../src/schemas/index.js'
 import { imagePathAllowed } from '../render/limits.js'
 import { assetUrl, type AssetName } from './paths.js'
 import type { DeckTheme } from './theme.js'

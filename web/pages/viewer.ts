@@ -5,9 +5,9 @@
  * `client/viewer.ts`). The server renders every part; a live page receives
  * the same parts again as a `DeckView` over server-sent events.
  */
-import type { EditingState, SlideRecord } from '../store/records.js'
-import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
-import { SLIDE_BASE_CSS } from '../content/slide-styles.js'
+import type { EditingState, SlideRecord } from '../../src/store/records.js'
+import type { ProjectConfig, SlideFiles } from '../../src/schemas/index.js'
+import { SLIDE_BASE_CSS } from '../../src/content/slide-styles.js'
 import { RENDER_VERSION } from '../render/client/bundle.generated.js'
 import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
 import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { deckTheme } from '../pages/theme.js'
-import type { ProjectConfig } from '../schemas/index.js'
-import { generateConfig } from './config.js'
-import { SLIDE_DESIGNS } from './designs.js'
-import { createFaker } from './faker-en.js'
-import { SLIDE_CLASS_NAMES, SLIDE_CSS_VARIABLES } from './rendering-guide.js'
-import { SLIDE_BASE_CSS } from './slide-styles.js'
+import { deckTheme } from './theme.js'
+import type { ProjectConfig } from '../../src/schemas/index.js'
+import { generateConfig } from '../../src/content/config.js'
+import { SLIDE_DESIGNS } from '../../src/content/designs.js'
+import { createFaker } from '../../src/content/faker-en.js'
+import { SLIDE_CLASS_NAMES, SLIDE_CSS_VARIABLES } from '../../src/content/rendering-guide.js'
+import { SLIDE_BASE_CSS } from '../../src/content/slide-styles.js'
 
 /** A config with every optional part the theme reads: a heading font, tokens of both kinds. */
 function fullConfig(): ProjectConfig {

@@ -8,7 +8,7 @@ import { colord, extend, type Colord } from 'colord'
 import a11yPlugin from 'colord/plugins/a11y'
 import mixPlugin from 'colord/plugins/mix'
 import namesPlugin from 'colord/plugins/names'
-import type { ProjectConfig } from '../schemas/index.js'
+import type { ProjectConfig } from '../../src/schemas/index.js'
 
 extend([a11yPlugin, mixPlugin, namesPlugin])
 

@@ -1,11 +1,12 @@
 /**
  * The renderer's fixed numbers and names, shared by the emulator (which
  * serves the renderer and checks its inputs) and the renderer's browser
- * scripts (which enforce them). Nothing here runs slide code.
+ * scripts (which enforce them). The slide's box, its imports and its time
+ * are the core's (`src/model/slide-box.ts`); the renderer enforces them.
+ * Nothing here runs slide code.
  */
 
-/** How long one slide's component may run, from the moment its code starts (after its worker has loaded React), before its worker is ended. */
-export const RENDER_TIMEOUT_MS = 2_000
+export { RENDER_TIMEOUT_MS, SLIDE_HEIGHT, SLIDE_IMPORTS, SLIDE_WIDTH } from '../../src/model/slide-box.js'
 
 /**
  * How long a worker may take to load React and reach the slide's code.
@@ -35,13 +36,6 @@ export const MAX_CODE_CHARS = 4_000_000
 
 /** The largest `slide.content.json` / `slide.controls.json` text the renderer accepts. */
 export const MAX_FILE_CHARS = 2_000_000
-
-/** The slide's box, in CSS pixels: a component lays out in it, and each view scales it to fit. */
-export const SLIDE_WIDTH = 1280
-export const SLIDE_HEIGHT = 720
-
-/** What `slide.tsx` may import; any other module is an error naming it and listing these. */
-export const SLIDE_IMPORTS = ['react', 'react/jsx-runtime', './slide.content.json', './slide.controls.json'] as const
 
 /** Where the renderer's documents and scripts are served (assets of the emulator's own origin). */
 export const RENDER_ASSET_PATH = '/_emulator/assets/render/'

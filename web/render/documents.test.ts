@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEmulator, type PresentationEmulator } from '../index.js'
+import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { createHash } from 'node:crypto'
 import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from './client/bundle.generated.js'
 import { displayPolicy, imageSource, rendererPolicy, requestOrigin } from './documents.js'

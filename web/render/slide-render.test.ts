@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { slideFiles } from '../content/deck.js'
+import { slideFiles } from '../../src/content/deck.js'
 import { readControls, remoteImageUrls, slideRenderData } from './slide-render.js'
 import { SlideTranspiler } from './transpile.js'
 

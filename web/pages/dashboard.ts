@@ -7,17 +7,17 @@
  * The server renders each part as a named section; the live page receives
  * the sections again over server-sent events whenever one changes.
  */
-import { fail } from '../core/errors.js'
-import type { Faults } from '../core/faults.js'
-import type { Journal, JournalEntry } from '../core/journal.js'
-import { eventStreamResponse } from '../core/server-sent-events.js'
-import type { ClockResponse } from '../control/schemas.js'
-import type { Urls } from '../model/urls.js'
-import { OPERATION_IDS } from '../schemas/index.js'
-import type { ProjectRecord } from '../store/records.js'
-import type { Change } from '../store/table.js'
-import type { World } from '../store/world.js'
-import { VERSION } from '../version.js'
+import { fail } from '../../src/core/errors.js'
+import type { Faults } from '../../src/core/faults.js'
+import type { Journal, JournalEntry } from '../../src/core/journal.js'
+import { eventStreamResponse } from '../../src/core/server-sent-events.js'
+import type { ClockResponse } from '../../src/control/schemas.js'
+import type { Urls } from '../../src/model/urls.js'
+import { OPERATION_IDS } from '../../src/schemas/index.js'
+import type { ProjectRecord } from '../../src/store/records.js'
+import type { Change } from '../../src/store/table.js'
+import type { World } from '../../src/store/world.js'
+import { VERSION } from '../../src/version.js'
 import { escapeHtml, htmlDocument } from './html.js'
 import { maskKey } from './key-mask.js'
 

@@ -6,9 +6,9 @@ import * as React from 'react'
 import * as jsxRuntime from 'react/jsx-runtime'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { slideFiles } from '../content/deck.js'
-import { blankSlideFiles, SLIDE_DESIGNS } from '../content/slides.js'
-import { checkSlideTsx } from '../model/slide-validation.js'
+import { slideFiles } from '../../src/content/deck.js'
+import { blankSlideFiles, SLIDE_DESIGNS } from '../../src/content/slides.js'
+import { checkSlideTsx } from '../../src/model/slide-validation.js'
 import { SlideTranspiler, TRANSPILER_VERSION, transpileKey, transpileSlideTsx, type TranspiledSlide } from './transpile.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')

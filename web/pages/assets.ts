@@ -7,8 +7,8 @@
  * without the admin token (a strict CSP allows only same-origin scripts, so
  * the editor and the sites need them too). Unknown names are not assets.
  */
-import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
-import { fail } from '../core/errors.js'
+import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../../src/core/exchange.js'
+import { fail } from '../../src/core/errors.js'
 import { DASHBOARD_JS, VIEWER_JS } from './client/bundle.generated.js'
 import type { RenderHost } from '../render/documents.js'
 import { isRenderAssetPath } from '../render/limits.js'

@@ -31,7 +31,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { parse as parseScript } from '@babel/parser'
 import { getVersion, transform, type Options } from 'sucrase'
-import { defaultExportProblem, parseSlideTsx, type SlideFileProblem, type SlideTsxProgram } from '../model/slide-validation.js'
+import { defaultExportProblem, parseSlideTsx, type SlideFileProblem, type SlideTsxProgram } from '../../src/model/slide-validation.js'
 
 /** The transpiler and its version: part of every cache key, so an upgrade never serves old output. */
 export const TRANSPILER_VERSION = `sucrase@${getVersion()}`

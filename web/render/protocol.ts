@@ -10,7 +10,7 @@
  * frame and exchange these messages (the editor, the sites, later a
  * headless render check) renders slides the same way.
  */
-import type { SlideFileProblem } from '../model/slide-validation.js'
+import type { SlideFileProblem } from '../../src/model/slide-validation.js'
 
 export const RENDER_PROTOCOL = 'presentation-emulator/render@1'
 
