@@ -23,6 +23,7 @@ import type { Browser } from 'playwright-core'
 import type { EmulatorRequest } from '../src/core/exchange.js'
 import { Emulator } from '../src/emulator.js'
 import { createEmulator } from '../src/index.js'
+import { WEB_MOUNTS } from '../web/mounts.js'
 import { transpilerOf } from '../web/pages/page-server.js'
 import { transpileSlideTsx } from '../web/render/transpile.js'
 import { ratio, skipped, type Row } from './lib/row.js'
@@ -115,7 +116,7 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
   const rows: Row[] = []
 
   // Transpiling, on the emulator's side.
-  const host = new Emulator({ clock: 'manual', rateLimit: 0 })
+  const host = new Emulator({ clock: 'manual', rateLimit: 0 }, { mounts: WEB_MOUNTS })
   await host.ready()
   const texts = new Set<string>()
   for (const slide of host.world.slides.all()) texts.add(slide.files['slide.tsx'])

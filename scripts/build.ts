@@ -117,7 +117,7 @@ const LAZY_MODULES = [
 ]
 
 /** What the entries load at start: every lazy module runs after these. */
-const START_MODULES = ['src/create-emulator.ts', 'src/shared-exports.ts']
+const START_MODULES = ['src/create-emulator.ts', 'src/shared-exports.ts', 'web/mounts.ts']
 
 /**
  * Modules that, when loaded, always find others already loaded: every lazy

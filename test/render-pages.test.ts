@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import type { EmulatorRequest } from '../src/core/exchange.js'
 import { Emulator } from '../src/emulator.js'
+import { WEB_MOUNTS } from '../web/mounts.js'
 import { transpilerOf } from '../web/pages/page-server.js'
 import type { SlideRenderData } from '../web/render/slide-render.js'
 
@@ -18,7 +19,7 @@ function get(path: string): EmulatorRequest {
 }
 
 async function emulator(): Promise<Emulator> {
-  const created = new Emulator({ clock: 'manual', rateLimit: 0 })
+  const created = new Emulator({ clock: 'manual', rateLimit: 0 }, { mounts: WEB_MOUNTS })
   await created.ready()
   return created
 }
