@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   test: {
+    // The pages' browser scripts are build output (web/generated/): made, or found fresh, before any test.
+    globalSetup: ['test/support/generated-scripts.ts'],
     include: ['test/browser/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

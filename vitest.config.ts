@@ -2,6 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // The pages' browser scripts are build output (web/generated/): made, or found fresh, before any test.
+    globalSetup: ['test/support/generated-scripts.ts'],
     include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'test/**/*.test.ts'],
     // Browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts).
     exclude: [...configDefaults.exclude, 'test/browser/**'],

@@ -23,7 +23,7 @@ async function load(url: string, seconds: number): Promise<number> {
 
 const PRISM_DIR = join(ROOT, 'bench', 'prism')
 const PRISM_BIN = join(PRISM_DIR, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js')
-const OPENAPI = join(ROOT, 'src', 'openapi', 'openapi.json')
+const OPENAPI = join(ROOT, 'reference', 'openapi.json')
 
 /** Starts Prism mocking the OpenAPI document; resolves once it answers the list. */
 async function startPrism(): Promise<{ child: ChildProcess; origin: string }> {
@@ -52,7 +52,7 @@ export async function httpRows(options: { rounds: number; seconds: number }): Pr
   writeFileSync(file, body)
   const bare = await startServer(['bench/bare-server.mjs', file])
   const prismWhy = !existsSync(OPENAPI)
-    ? 'no OpenAPI document yet (src/openapi/openapi.json, written by `npm run openapi`)'
+    ? 'no OpenAPI document yet (reference/openapi.json, written by `npm run openapi`)'
     : !existsSync(PRISM_BIN)
       ? 'Prism is not installed (`npm --prefix bench/prism install`)'
       : undefined

@@ -1,6 +1,6 @@
 /**
  * `npm run openapi`: writes the OpenAPI document generated from the zod
- * schemas to src/openapi/openapi.json, and the API reference table into
+ * schemas to reference/openapi.json, and the API reference table into
  * docs/reference/api.md. `npm run openapi -- --check` writes nothing and exits 1 when
  * either is stale (the tests run the same check).
  */
@@ -12,7 +12,7 @@ import { API_REFERENCE_DOC, withApiReference } from './openapi/reference.js'
 const root = fileURLToPath(new URL('..', import.meta.url))
 const check = process.argv.includes('--check')
 const targets: Array<[string, string]> = [
-  [`${root}src/openapi/openapi.json`, openApiText()],
+  [`${root}reference/openapi.json`, openApiText()],
   [`${root}${API_REFERENCE_DOC}`, withApiReference(readFileSync(`${root}${API_REFERENCE_DOC}`, 'utf8'))],
 ]
 let stale = 0

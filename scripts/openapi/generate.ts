@@ -6,7 +6,7 @@
  * says so in `x-emulator-*` fields and descriptions, so a spec-following
  * server validates against it.
  *
- * `npm run openapi` writes it to `src/openapi/openapi.json`; the emulator
+ * `npm run openapi` writes it to `reference/openapi.json`; the emulator
  * serves that file at `GET /openapi.json`.
  */
 import { z } from 'zod'

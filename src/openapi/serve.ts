@@ -25,7 +25,9 @@ let served: { apiUrl: string; text: string } | undefined
 export function openApiServer(host: OpenApiHost) {
   return async (request: EmulatorRequest): Promise<EmulatorResponse> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
-    document ??= import('./openapi.json', { with: { type: 'json' } }).then((module) => module.default as Record<string, unknown>)
+    document ??= import('../../reference/openapi.json', { with: { type: 'json' } }).then(
+      (module) => module.default as Record<string, unknown>,
+    )
     const base = await document
     const apiUrl = host.apiUrl
     if (served?.apiUrl !== apiUrl) {

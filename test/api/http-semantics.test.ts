@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import committed from '../../src/openapi/openapi.json' with { type: 'json' }
+import committed from '../../reference/openapi.json' with { type: 'json' }
 import { harnessPerTest, type Harness, WAYS, type Way } from '../support/harness.js'
 
 /**

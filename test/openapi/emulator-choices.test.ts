@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { runAsDeployment, specLegalEmulator } from '../conformance/variants.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const document = JSON.parse(readFileSync(`${root}src/openapi/openapi.json`, 'utf8')) as Record<string, any>
+const document = JSON.parse(readFileSync(`${root}reference/openapi.json`, 'utf8')) as Record<string, any>
 
 /** The document's operations as path patterns, literal segments before parameters (as servers route them). */
 const OPERATIONS = Object.entries(document.paths as Record<string, Record<string, any>>)

@@ -19,7 +19,7 @@ import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { Observed, Target } from './clients/consumer.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const documentPath = `${root}src/openapi/openapi.json`
+const documentPath = `${root}reference/openapi.json`
 
 /** The compiler options of an app that uses these generators: strict, bundler resolution (orval writes extensionless imports). */
 const COMPILER_OPTIONS = {

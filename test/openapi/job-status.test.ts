@@ -14,7 +14,7 @@ import { runConformance } from '../../conformance/index.js'
 import { createEmulator } from '../../src/index.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const document = JSON.parse(readFileSync(`${root}src/openapi/openapi.json`, 'utf8')) as Record<string, any>
+const document = JSON.parse(readFileSync(`${root}reference/openapi.json`, 'utf8')) as Record<string, any>
 const ajv = new Ajv2020({ strict: false, allErrors: true })
 addFormats.default(ajv)
 ajv.addSchema(document, 'openapi.json')

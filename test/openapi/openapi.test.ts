@@ -12,7 +12,7 @@ import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { COMMON_ERROR_STATUSES, OPERATION_IDS, operations, type OperationId, type OperationSpec } from '../../src/schemas/index.js'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
-const committed = readFileSync(`${root}src/openapi/openapi.json`, 'utf8')
+const committed = readFileSync(`${root}reference/openapi.json`, 'utf8')
 const document = JSON.parse(committed) as Record<string, any>
 
 describe('the OpenAPI document', () => {

@@ -24,7 +24,7 @@ describe('Redocly lint of the OpenAPI document', () => {
   })
 
   it('finds 0 errors and 0 warnings with the recommended rules', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'lint', 'src/openapi/openapi.json', '--format=json'], {
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'lint', 'reference/openapi.json', '--format=json'], {
       cwd: root,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     })

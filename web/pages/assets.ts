@@ -9,7 +9,7 @@
  */
 import { jsonResponse, textResponse, type EmulatorRequest, type EmulatorResponse } from '../../src/core/exchange.js'
 import { fail } from '../../src/core/errors.js'
-import { DASHBOARD_JS, VIEWER_JS } from './client/bundle.generated.js'
+import { DASHBOARD_JS, VIEWER_JS } from '../generated/pages-scripts.js'
 import type { RenderHost } from '../render/documents.js'
 import { isRenderAssetPath } from '../render/limits.js'
 import { ASSET_PREFIX, type AssetName } from './paths.js'

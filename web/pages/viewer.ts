@@ -8,7 +8,7 @@
 import type { EditingState, SlideRecord } from '../../src/store/records.js'
 import type { ProjectConfig, SlideFiles } from '../../src/schemas/index.js'
 import { SLIDE_BASE_CSS } from '../../src/content/slide-styles.js'
-import { RENDER_VERSION } from '../render/client/bundle.generated.js'
+import { RENDER_VERSION } from '../generated/render-scripts.js'
 import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
 import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'
 import type { SlideTranspiler } from '../render/transpile.js'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { createHash } from 'node:crypto'
-import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from './client/bundle.generated.js'
+import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from '../generated/render-scripts.js'
 import { displayPolicy, imageSource, rendererPolicy, requestOrigin } from './documents.js'
 import { RENDER_ASSET_NAMES } from './limits.js'
 

@@ -28,7 +28,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { fail } from '../../src/core/errors.js'
 import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../../src/core/exchange.js'
-import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from './client/bundle.generated.js'
+import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from '../generated/render-scripts.js'
 import { SLIDE_BOX_CSS } from './picture.js'
 import { IMAGE_PARAM, MAX_REMOTE_IMAGE_URL, MAX_REMOTE_IMAGES, RENDER_ASSET_NAMES, RENDER_ASSET_PATH, RENDER_ASSETS } from './limits.js'
 
