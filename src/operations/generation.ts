@@ -18,10 +18,12 @@ export const generationHandlers: OperationHandlers<'generateProject' | 'getJobSt
     const team = principal.team
     const template = body.templateId === undefined ? undefined : world.templates.get(body.templateId)
     if (body.templateId !== undefined && (template === undefined || template.teamId !== team.id)) {
-      throw fail.notFound('Template', `no template "${body.templateId}" in the API key's team "${team.slug}"`)
+      throw fail.notFound('Template', `no template "${body.templateId}" in the API key's team ${team.id}`)
     }
     if (team.credits < 1) {
-      throw fail.insufficientCredits(`team "${team.slug}" has no credits left; a generation costs 1 credit`)
+      throw fail.insufficientCredits(
+        `team ${team.id} has no credits left; a generation costs 1 credit (PUT /_emulator/teams/${team.id}/credits gives it some)`,
+      )
     }
     if (body.prompt.startsWith(DISPATCH_ERROR_PREFIX)) {
       throw fail.dispatchFailed(`the prompt starts with "${DISPATCH_ERROR_PREFIX}"; nothing was charged`)

@@ -71,7 +71,10 @@ describe.each(WAYS)('generation jobs (%s)', (way) => {
   it('answers 402 without credits, then accepts once credits appear', async () => {
     const refused = await generate({ prompt: 'Bob’s plan' }, 'pres_test_bob')
     expectError(refused, 402, 'INSUFFICIENT_CREDITS')
-    expect(refused.body.hint).toMatch(/credit/)
+    // The hint names the team as every other place does (its id), and how to give it credits.
+    expect(refused.body.hint).toBe(
+      'team team_bob has no credits left; a generation costs 1 credit (PUT /_emulator/teams/team_bob/credits gives it some)',
+    )
     await h.emulator.control.setCredits('team_bob', { credits: 1 })
     expect((await generate({ prompt: 'Bob’s plan' }, 'pres_test_bob')).status).toBe(200)
     expect(await credits('team_bob')).toBe(0)
