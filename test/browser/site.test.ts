@@ -100,14 +100,28 @@ describe('the published site in Chromium', () => {
     await page.mouse.click(viewport.width * 0.1, viewport.height / 2)
     expect(await page.locator('#counter').textContent()).toBe(`2 / ${count}`)
     await page.screenshot({ path: screenshotPath('site-presenting') })
+    // Each step waits for the page's own state: the presenting class and the document's full screen both.
+    const state = () =>
+      page.evaluate(() => ({
+        presenting: document.documentElement.classList.contains('presenting'),
+        fullscreen: document.fullscreenElement !== null,
+      }))
     await page.keyboard.press('Escape')
-    await expect.poll(() => page.locator('html.presenting').count()).toBe(0)
+    await expect.poll(state).toEqual({ presenting: false, fullscreen: false })
     expect(await page.locator('.topbar').isVisible()).toBe(true)
     // F toggles it too.
     await page.keyboard.press('f')
-    await expect.poll(() => page.locator('html.presenting').count()).toBe(1)
+    await expect.poll(state).toEqual({ presenting: true, fullscreen: true })
     await page.keyboard.press('f')
-    await expect.poll(() => page.locator('html.presenting').count()).toBe(0)
+    await expect.poll(state).toEqual({ presenting: false, fullscreen: false })
+    // Stopped and started again at once, before the browser has left full screen: the late exit ends nothing.
+    await page.keyboard.press('f')
+    await expect.poll(state).toEqual({ presenting: true, fullscreen: true })
+    await page.keyboard.press('f')
+    await page.keyboard.press('f')
+    await expect.poll(state).toEqual({ presenting: true, fullscreen: true })
+    await page.keyboard.press('Escape')
+    await expect.poll(state).toEqual({ presenting: false, fullscreen: false })
   })
 
   it('fits a phone', async () => {

@@ -162,24 +162,50 @@ function start(): void {
     if (on) thumbButtons()[index]?.focus()
   }
 
+  // Each presentation has a number; `fullscreenOf` is the one whose full screen is on (0: none), and `leaving`
+  // the full screen being left. Leaving full screen (Escape, the browser's own controls) ends that presentation
+  // only: a presentation started while the last one's full screen is still being left (F pressed twice at once)
+  // waits for that, then asks for its own, and the late report of the exit ends nothing.
+  let presentation = 0
+  let fullscreenOf = 0
+  let leaving: Promise<void> | undefined
+
+  const presenting = () => root.classList.contains('presenting')
+
+  function leaveFullscreen(): void {
+    if (document.fullscreenElement !== null) leaving = document.exitFullscreen().catch(() => undefined)
+  }
+
   async function startPresenting(): Promise<void> {
     setOverview(false)
     root.classList.add('presenting')
+    const current = ++presentation
+    stage.focus({ preventScroll: true })
+    await leaving
+    if (current !== presentation || !presenting()) return
     try {
       if (document.fullscreenElement === null && root.requestFullscreen !== undefined) await root.requestFullscreen()
     } catch {
       // Full screen refused (no user gesture, a kiosk): presenting fills the window instead.
     }
-    stage.focus({ preventScroll: true })
   }
 
   function stopPresenting(): void {
     root.classList.remove('presenting')
-    if (document.fullscreenElement !== null) void document.exitFullscreen().catch(() => undefined)
+    fullscreenOf = 0
+    leaveFullscreen()
   }
 
   document.addEventListener('fullscreenchange', () => {
-    if (document.fullscreenElement === null) root.classList.remove('presenting')
+    if (document.fullscreenElement !== null) {
+      // Full screen came on: the current presentation's, or one stopped while its request was pending.
+      if (presenting()) fullscreenOf = presentation
+      else leaveFullscreen()
+      return
+    }
+    if (fullscreenOf === 0) return
+    fullscreenOf = 0
+    if (presenting()) stopPresenting()
   })
 
   prev.addEventListener('click', () => go(index - 1))
