@@ -14,7 +14,7 @@
  * One session holds one browser, one page (the harness) and its renderer
  * frame, and serves every check until it closes.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -131,6 +131,9 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
     await rm(profile, { recursive: true, force: true })
     throw new Error(noBrowserMessage(`Chromium at ${executablePath} did not start (${(error as Error).message.split('\n')[0]})`))
   }
+  // A process that exits without closing the checker leaves no profile behind (Playwright ends the browser itself).
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true })
+  process.once('exit', removeProfile)
   let alive = true
   const blocked: string[] = []
   const errors: string[] = []
@@ -144,6 +147,7 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
       .close()
       .catch(() => undefined)
       .then(() => rm(profile, { recursive: true, force: true, maxRetries: 3 }))
+      .finally(() => process.removeListener('exit', removeProfile))
     return closing
   }
   try {
