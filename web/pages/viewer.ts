@@ -13,7 +13,7 @@ import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
 import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'
 import type { SlideTranspiler } from '../render/transpile.js'
 import { escapeHtml, htmlDocument, renderSlide, type ImagePolicy } from './html.js'
-import { deckTheme, themeCss } from './theme.js'
+import { type DeckTheme, deckTheme, themeCss } from './theme.js'
 
 /** One slide as the viewer shows it: in the stage (`frame`) and in the strip (`thumb`). */
 export interface SlideView {
@@ -62,6 +62,20 @@ export function editingOverlay(editing: EditingState): string {
   return `<div class="editing" role="status" aria-live="polite" data-testid="editing-indicator"><div class="editing-card"><span class="spinner" aria-hidden="true"></span><div><strong>${escapeHtml(who)} is editing this slide</strong>${what}</div></div></div>`
 }
 
+/**
+ * The stylesheet of a deck's display frames and pictures: the base
+ * stylesheet of generated slides and the project's theme and tokens as
+ * custom properties. The editor, the sites and the slide checker
+ * (`web/check/`) all style a rendered slide with it.
+ */
+export function deckFrameCss(config: ProjectConfig): string {
+  return frameCssOf(deckTheme(config))
+}
+
+function frameCssOf(theme: DeckTheme): string {
+  return `${SLIDE_BASE_CSS}\n${themeCss(theme)}`
+}
+
 /** The slides and theme CSS of a deck, and what the renderer needs to run each slide's component. */
 export function renderDeck(
   config: ProjectConfig,
@@ -103,7 +117,7 @@ export function renderDeck(
   const accentCss = [...accents].map(([color, name]) => `.${name}{--slide-title:${color}}`).join('')
   return {
     css: `${themeCss(theme)}${accentCss}`,
-    frameCss: `${SLIDE_BASE_CSS}\n${themeCss(theme)}`,
+    frameCss: frameCssOf(theme),
     renderVersion: RENDER_VERSION,
     slides: views,
   }

@@ -1,0 +1,159 @@
+/**
+ * The web room's slide checker: the one implementation of the core's
+ * `SlideChecker` port (`src/model/slide-checker.ts`). It renders a slide
+ * exactly as the editor does, with the editor's own renderer, and reports
+ * the outcome as data or takes a picture of it:
+ *
+ * 1. On the emulator's side, with no slide code run, the slide is prepared
+ *    as for the editor (`prepare.ts`): transpiled by the emulator's
+ *    transpiler, its props from the controls' defaults, its notes, the
+ *    project's theme and tokens as the display frames' stylesheet. A
+ *    slide whose source has a problem is answered then, without a browser.
+ * 2. Otherwise headless Chromium (`browser.ts`, started on the first such
+ *    check and kept for the next ones) opens the checker's harness
+ *    (`harness.ts`), which hands the slide to the renderer frame
+ *    (`renderer.html`) in a sandboxed iframe, as the editor's page does;
+ *    the component runs in the renderer's locked workers. Every request
+ *    the browser makes is answered by the emulator's own handler, with no
+ *    socket; any other origin is refused.
+ * 3. A picture is the renderer's sanitised markup shown in a display frame
+ *    (`slide.html`) with the project's stylesheet, screenshot as a PNG.
+ *
+ * Nothing imports this module at start: the composition root loads it
+ * (with a dynamic import) where it builds an emulator in Node, and it
+ * loads playwright-core only when a slide first needs the browser.
+ */
+import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
+import type { SlideCheckInput, SlideChecker, SlideCheckResult, SlidePictureOptions } from '../../src/model/slide-checker.js'
+import type { PageHost } from '../pages/page-server.js'
+import { type CheckSession, openSession } from './browser.js'
+import { checkPictureWidth, pictureHeight, prepareSlide, resultOf } from './prepare.js'
+
+export { chromiumArgs, chromiumPath, DEFAULT_CHROMIUM_PATH, noBrowserMessage } from './browser.js'
+export { CHECK_ORIGIN, HARNESS_PATH } from './harness.js'
+export { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH, pictureHeight } from './prepare.js'
+
+/** What the checker needs of the emulator: what the pages need (its transpiler is theirs), and its request handler. */
+export interface SlideCheckHost extends PageHost {
+  handle(request: EmulatorRequest): Promise<EmulatorResponse>
+}
+
+/** How to find the browser; by default `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
+export interface SlideCheckerOptions {
+  /** The Chromium executable. */
+  executablePath?: string
+}
+
+/** What `picture` rejects with when the slide did not render: the check's result says why. */
+export class SlideNotRenderedError extends Error {
+  /** The result of checking the slide. */
+  readonly result: SlideCheckResult
+  constructor(result: SlideCheckResult) {
+    const error = result.error
+    const where = error?.line === undefined ? '' : ` (${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`})`
+    super(
+      `the slide did not render (${result.status}${error === undefined ? '' : `, ${error.kind}`}): ${error?.message ?? 'no markup'}${where}`,
+    )
+    this.name = 'SlideNotRenderedError'
+    this.result = result
+  }
+}
+
+/** The web room's slide checker, as `EmulatorParts.slideChecker` builds it. */
+export class BrowserSlideChecker implements SlideChecker {
+  readonly available = true
+  readonly #host: SlideCheckHost
+  readonly #options: SlideCheckerOptions
+  #session: Promise<CheckSession> | undefined
+  #closed = false
+
+  constructor(host: SlideCheckHost, options: SlideCheckerOptions = {}) {
+    this.#host = host
+    this.#options = options
+  }
+
+  /**
+   * What the current browser saw that should not happen: requests to other
+   * origins it tried (each refused), and console or uncaught errors of the
+   * harness and its frames. Empty before the browser starts.
+   */
+  async diagnostics(): Promise<{ blockedRequests: readonly string[]; errors: readonly string[] }> {
+    const session = await this.#session?.catch(() => undefined)
+    return { blockedRequests: [...(session?.blockedRequests ?? [])], errors: [...(session?.errors ?? [])] }
+  }
+
+  /** The browser session, started on first use and again after it has gone (a crash); rejects without Chromium. */
+  #browser(): Promise<CheckSession> {
+    if (this.#closed) return Promise.reject(new Error('the slide checker is closed'))
+    const current = (this.#session ??= this.#start())
+    return current.then((session) => {
+      if (session.alive) return session
+      if (this.#session === current) this.#session = this.#start()
+      return this.#session ?? this.#browser()
+    })
+  }
+
+  #start(): Promise<CheckSession> {
+    const starting = openSession(this.#host, this.#options)
+    // A failed start is not kept: the next check tries again (Chromium installed meanwhile, say).
+    starting.catch(() => {
+      if (this.#session === starting) this.#session = undefined
+    })
+    return starting
+  }
+
+  async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; html?: string; css?: string }> {
+    const prepared = prepareSlide(this.#host, input)
+    if (!prepared.ready) return { result: prepared.result }
+    const { data, css } = prepared
+    const session = await this.#browser()
+    let answer: Awaited<ReturnType<CheckSession['render']>>
+    try {
+      answer = await session.render(
+        { code: data.code, mappings: data.mappings, content: data.content, controls: data.controls, images: data.images },
+        data.props,
+      )
+    } catch (error) {
+      if (this.#closed) throw new Error('the slide checker was closed during the check')
+      // The browser or its page went away under this check (a crash): it says so; the next check starts another.
+      answer = {
+        ok: false,
+        error: { kind: 'crashed', message: `The checker's browser stopped during the render: ${(error as Error).message.split('\n')[0]}` },
+      }
+    }
+    const result = resultOf(answer, data.notes)
+    return answer.ok ? { result, html: answer.html, css } : { result }
+  }
+
+  /** Renders the slide as the editor does and reports the outcome. */
+  async check(input: SlideCheckInput): Promise<SlideCheckResult> {
+    return (await this.#render(input)).result
+  }
+
+  /** A PNG of the rendered slide, `width` (320 to 3840) pixels wide and `width × 9/16` high; rejects with `SlideNotRenderedError` when it does not render. */
+  async picture(input: SlideCheckInput, options: SlidePictureOptions): Promise<Uint8Array> {
+    const width = checkPictureWidth(options?.width)
+    await this.#browser()
+    const rendered = await this.#render(input)
+    if (rendered.html === undefined || rendered.css === undefined) throw new SlideNotRenderedError(rendered.result)
+    const session = await this.#browser()
+    return session.picture(rendered.html, rendered.css, width, pictureHeight(width))
+  }
+
+  /** Ends the browser (and deletes its profile); the checker answers no more checks. */
+  async close(): Promise<void> {
+    this.#closed = true
+    const session = await this.#session?.catch(() => undefined)
+    this.#session = undefined
+    await session?.close()
+  }
+}
+
+/**
+ * The web room's slide checker for an emulator (`EmulatorParts.slideChecker`):
+ * `new Emulator(options, { mounts: WEB_MOUNTS, slideChecker: createSlideChecker })`.
+ * Nothing starts until a slide needs the browser.
+ */
+export function createSlideChecker(host: SlideCheckHost, options: SlideCheckerOptions = {}): BrowserSlideChecker {
+  return new BrowserSlideChecker(host, options)
+}
