@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     // Browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts).
     exclude: [...configDefaults.exclude, 'test/browser/**'],
     // Time limits only stop a hang: no test asserts how long anything takes, and on a busy machine
