@@ -26,12 +26,28 @@ import { cliFirstAnswer } from './startup.js'
 
 /** The three sides of each round: this checkout, the other one, and the other one again. */
 type Side = 'new' | 'old' | 'again'
+const SIDES: readonly Side[] = ['new', 'old', 'again']
+const rootOf = (side: Side, old: string) => (side === 'new' ? ROOT : old)
 
 /** The largest median new/old ratio that passes: at most a tenth worse. */
 export const TARGET = 1.1
 
-/** Pairs per measure: at least seven, and a multiple of the three sides, so each side runs in each place as often. */
-const PAIRS = 9
+/**
+ * Pairs per measure, and the size of a run: at least seven pairs, and a
+ * multiple of the three sides, so each side runs in each place as often.
+ * A spawn or a run of fetch calls is short and, with other work on the
+ * machine, moves by half from one to the next (ratios of 0.5x to 2x between
+ * runs of one build): more pairs, so that their median moves less than the
+ * target's tenth. `--quick` shortens the HTTP runs and takes fewer of those.
+ */
+function plan(quick: boolean) {
+  return {
+    startup: { pairs: quick ? 18 : 45 },
+    browser: { pairs: 9 },
+    http: { pairs: 9, seconds: quick ? 2 : 4 },
+    fetch: { pairs: quick ? 9 : 27, count: 20_000 },
+  }
+}
 
 /**
  * The checkout at `dir` for the results' header: its commit (short), with
@@ -78,21 +94,24 @@ function compared({ measure, runs, cost, show }: Compared): Row {
     ratio: `${ratio(r)} (${range(ratios)})`,
     target: `≤ ${ratio(TARGET)}`,
     met: r <= TARGET,
-    ...(n > TARGET || n < 1 / TARGET ? { note: 'the old build against itself is past the target: this run cannot tell' } : {}),
+    ...(n > TARGET || n < 1 / TARGET ? { note: '(but old against itself is past the target: too noisy to tell)' } : {}),
   }
 }
 
 /** Runs `measure` for each side, `rounds` times, in turn (see the top of this file). */
 function sides(rounds: number, old: string, measure: (root: string, side: Side) => Promise<number>): Promise<Record<Side, number[]>> {
-  return alternate(rounds, { new: () => measure(ROOT, 'new'), old: () => measure(old, 'old'), again: () => measure(old, 'again') })
+  return alternate(rounds, {
+    new: () => measure(rootOf('new', old), 'new'),
+    old: () => measure(rootOf('old', old), 'old'),
+    again: () => measure(rootOf('again', old), 'again'),
+  })
 }
 
 /** Cold start: spawn of each side's CLI to its first authorised 200 on `GET /v1/teams`. */
-async function startup(old: string): Promise<Row> {
+async function startup(old: string, pairs: number): Promise<Row> {
   await cliFirstAnswer(ROOT) // warm the file cache
   await cliFirstAnswer(old)
-  // A spawn varies by a quarter from run to run on a shared machine: twice the pairs.
-  const runs = await sides(PAIRS * 2, old, (root) => cliFirstAnswer(root))
+  const runs = await sides(pairs, old, (root) => cliFirstAnswer(root))
   return compared({
     measure:
       'cold start: spawn of the CLI (`node <root>/bin/presentation-emulator.js --port N --quiet`) to its first authorised 200 on `GET /v1/teams`, ms',
@@ -103,7 +122,7 @@ async function startup(old: string): Promise<Row> {
 }
 
 /** The bundle each side's browser build adds to the Vite app before its first answer (bench/browser.ts), a fresh build each run. */
-async function browser(old: string): Promise<Row> {
+async function browser(old: string, pairs: number): Promise<Row> {
   const measure = 'browser bundle added to the `setupWorker` app before the first answer, minified + gzip, KB (a fresh Vite build each run)'
   if (!existsSync(browserBundleOf(old))) {
     return skipped(measure, `≤ ${ratio(TARGET)}`, `skipped: no ${browserBundleOf(old)} in the build before`)
@@ -111,23 +130,18 @@ async function browser(old: string): Promise<Row> {
   const trivial = await buildApp('trivial-app', mkdtempSync(join(tmpdir(), 'pe-trivial-app-')), ROOT)
   const dirs = { new: '', old: '', again: '' }
   for (const side of Object.keys(dirs) as Side[]) dirs[side] = mkdtempSync(join(tmpdir(), `pe-emulator-app-${side}-`))
-  const runs = await sides(PAIRS, old, async (root, side) => (await buildApp('emulator-app', dirs[side], root)).initial - trivial.initial)
+  const runs = await sides(pairs, old, async (root, side) => (await buildApp('emulator-app', dirs[side], root)).initial - trivial.initial)
   return compared({ measure, runs, cost: (bytes) => bytes, show: (bytes) => fmt(bytes / 1024, 1) })
 }
 
 /** HTTP: the list's requests per second on each side's CLI (bench/http.ts), one server per side. */
-async function http(old: string, seconds: number): Promise<Row> {
+async function http(old: string, { pairs, seconds }: { pairs: number; seconds: number }): Promise<Row> {
   const servers: Partial<Record<Side, { child: ChildProcess; origin: string }>> = {}
   try {
-    for (const [side, root] of [
-      ['new', ROOT],
-      ['old', old],
-      ['again', old],
-    ] as const)
-      servers[side] = await startEmulator(root)
+    for (const side of SIDES) servers[side] = await startEmulator(rootOf(side, old))
     const url = (side: Side) => `${servers[side]!.origin}/v1/projects`
-    for (const side of ['new', 'old', 'again'] as const) await load(url(side), 1) // warm-up
-    const runs = await sides(PAIRS, old, (_root, side) => load(url(side), seconds))
+    for (const side of SIDES) await load(url(side), 1) // warm-up
+    const runs = await sides(pairs, old, (_root, side) => load(url(side), seconds))
     return compared({
       measure: `HTTP \`GET /v1/projects\` (20 items), req/s, 50 connections, ${seconds} s a run; the ratio is of the time per request (old/new req/s)`,
       runs,
@@ -171,16 +185,11 @@ async function fetchChild(root: string): Promise<{ rate: (count: number) => Prom
 }
 
 /** fetch: `emulator.fetch` list calls per second (bench/inprocess.ts fetchRows), each side's built package in its own process. */
-async function fetchThroughput(old: string, count: number): Promise<Row> {
+async function fetchThroughput(old: string, { pairs, count }: { pairs: number; count: number }): Promise<Row> {
   const children: Partial<Record<Side, Awaited<ReturnType<typeof fetchChild>>>> = {}
   try {
-    for (const [side, root] of [
-      ['new', ROOT],
-      ['old', old],
-      ['again', old],
-    ] as const)
-      children[side] = await fetchChild(root)
-    const runs = await sides(PAIRS, old, (_root, side) => children[side]!.rate(count))
+    for (const side of SIDES) children[side] = await fetchChild(rootOf(side, old))
+    const runs = await sides(pairs, old, (_root, side) => children[side]!.rate(count))
     return compared({
       measure: `\`emulator.fetch\` list req/s (body read as text), ${fmt(count)} sequential calls a run, each build's \`dist/node/index.js\` in a process of its own; the ratio is of the time per request`,
       runs,
@@ -194,12 +203,12 @@ async function fetchThroughput(old: string, count: number): Promise<Row> {
 
 /** The groups of `--against`, by the names `--only` takes (`AGAINST_GROUPS` of bench/lib/args.ts), in the order they run. */
 export function againstGroups(old: string, options: { quick: boolean }): Array<[string, () => Promise<Row[]>]> {
+  const { startup: s, browser: b, http: h, fetch: f } = plan(options.quick)
   return [
-    ['startup', async () => [await startup(old)]],
-    ['browser', async () => [await browser(old)]],
-    ['http', async () => [await http(old, options.quick ? 2 : 4)]],
-    // A run of 20,000 calls (the fetch row's) lasts about 150 ms here: five times that, for steadier pairs.
-    ['fetch', async () => [await fetchThroughput(old, options.quick ? 20_000 : 100_000)]],
+    ['startup', async () => [await startup(old, s.pairs)]],
+    ['browser', async () => [await browser(old, b.pairs)]],
+    ['http', async () => [await http(old, h)]],
+    ['fetch', async () => [await fetchThroughput(old, f)]],
   ]
 }
 
@@ -208,6 +217,6 @@ export function againstHeader(old: string): string[] {
   return [
     `- new: this checkout, ${checkoutLabel(ROOT)}`,
     `- old: the build before, ${checkoutLabel(old)}`,
-    `- ${PAIRS} pairs a measure (cold start: ${PAIRS * 2}): new, old and old′ (the old build again: another server, process or build of it) in turn, each round starting with another; each ratio is the median of the pairs' new/old (of the time per request for the rates), min–max beside it; "old against itself" is old′/old in the same rounds`,
+    '- new, old and old′ (the old build again: another server, process or build of it) in turn, each round starting with another, as many rounds as the row\'s pairs; each ratio is the median of the pairs\' new/old (of the time per request for the rates), min–max beside it; "old against itself" is old′/old in the same rounds',
   ]
 }
