@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     // The pages' browser scripts are build output (web/generated/): made, or found fresh, before any test.
     globalSetup: ['test/support/generated-scripts.ts'],
-    include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
     // Browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts).
     exclude: [...configDefaults.exclude, 'test/browser/**'],
     // Time limits only stop a hang: no test asserts how long anything takes, and on a busy machine

@@ -19,20 +19,39 @@ import { alternate, fmt, median } from './lib/stats.js'
 import { CHROMIUM, launchChromium } from './lib/chromium.js'
 
 const APPS = ['emulator-app', 'trivial-app'] as const
-type App = (typeof APPS)[number]
+/** One of the two apps of `bench/browser/`. */
+export type App = (typeof APPS)[number]
 
-interface Weight {
+/** Bytes of a build's JS chunks, minified and gzipped (level 9). */
+export interface Weight {
+  /** The chunks loaded before the first answer. */
   initial: number
+  /** All chunks, lazy ones included. */
   all: number
 }
 
-async function buildApp(app: App, outDir: string): Promise<Weight> {
+/** The browser bundle of the checkout at `root` (this one by default), which the apps import as `presentation-emulator`. */
+export function browserBundleOf(root: string = ROOT): string {
+  return join(root, 'dist', 'browser', 'browser.js')
+}
+
+/**
+ * Builds `app` (from this checkout's `bench/browser/`) into `outDir` with
+ * Vite, `presentation-emulator` being the browser bundle of the checkout at
+ * `root` (this one by default), and weighs it.
+ */
+export async function buildApp(app: App, outDir: string, root: string = ROOT): Promise<Weight> {
   const { build } = await import('vite')
   await build({
     root: join(ROOT, 'bench', 'browser', app),
     logLevel: 'error',
     configFile: false,
-    resolve: { alias: { 'presentation-emulator': join(ROOT, 'dist', 'browser', 'browser.js') } },
+    resolve: {
+      alias: { 'presentation-emulator': browserBundleOf(root) },
+      // msw is a peer (the app's own): the bundle of another checkout imports the app's msw, not a second
+      // copy from that checkout's node_modules, which would add msw's core again (about 125 KB).
+      dedupe: ['msw'],
+    },
     build: { outDir, emptyOutDir: true, manifest: true, target: 'es2022', modulePreload: { polyfill: false } },
   })
   const manifest = JSON.parse(readFileSync(join(outDir, '.vite', 'manifest.json'), 'utf8')) as Record<

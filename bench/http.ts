@@ -8,14 +8,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawn, type ChildProcess } from 'node:child_process'
 import autocannon from 'autocannon'
-import { freePort, get, ROOT, startServer, stop } from './lib/process.js'
+import { cliOf, freePort, get, ROOT, startServer, stop } from './lib/process.js'
 import { ratio, skipped, type Row } from './lib/row.js'
 import { alternate, fmt, median } from './lib/stats.js'
 
 const AUTH = { authorization: 'Bearer pres_test_alice_acme' }
 export const CONNECTIONS = 50
 
-async function load(url: string, seconds: number): Promise<number> {
+/**
+ * Requests per second autocannon sustains on `url` (authorised as Alice in
+ * Acme) for `seconds`, with {@link CONNECTIONS} connections; throws on any
+ * answer other than 2xx and on any error.
+ */
+export async function load(url: string, seconds: number): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: AUTH })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   return result.requests.average
@@ -45,8 +50,13 @@ async function startPrism(): Promise<{ child: ChildProcess; origin: string }> {
   }
 }
 
+/** The CLI of the checkout at `root` (this one by default) serving on a free port, without rate limit, in `root`. */
+export function startEmulator(root: string = ROOT): Promise<{ child: ChildProcess; origin: string }> {
+  return startServer([cliOf(root), '--port', '0', '--rate-limit', '0', '--quiet'], { cwd: root })
+}
+
 export async function httpRows(options: { rounds: number; seconds: number }): Promise<Row[]> {
-  const emulator = await startServer(['bin/presentation-emulator.js', '--port', '0', '--rate-limit', '0', '--quiet'])
+  const emulator = await startEmulator()
   const body = await (await fetch(`${emulator.origin}/v1/projects`, { headers: AUTH })).text()
   const file = join(mkdtempSync(join(tmpdir(), 'pe-bench-')), 'body.json')
   writeFileSync(file, body)

@@ -9,11 +9,11 @@ import { join } from 'node:path'
 import { http as mswHttp, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { createEmulator, type EmulatorRequest } from 'presentation-emulator'
+import { KEY, listFetch, rate } from './lib/list-fetch.js'
 import { runNode } from './lib/process.js'
 import { ratio, type Row } from './lib/row.js'
 import { alternate, fmt, median } from './lib/stats.js'
 
-const KEY = 'pres_test_alice_acme'
 const listRequest: EmulatorRequest = {
   method: 'GET',
   path: '/v1/projects',
@@ -22,19 +22,11 @@ const listRequest: EmulatorRequest = {
   body: null,
 }
 
-/** Requests per second of `call`, over `count` sequential calls. */
-async function rate(count: number, call: () => Promise<unknown>): Promise<number> {
-  const started = performance.now()
-  for (let i = 0; i < count; i++) await call()
-  return count / ((performance.now() - started) / 1000)
-}
-
 export async function fetchRows(options: { rounds: number; count: number }): Promise<Row[]> {
   const emulator = createEmulator({ rateLimit: 0 })
   await emulator.ready()
-  const init = { headers: { authorization: `Bearer ${KEY}` } }
   const viaHandle = () => emulator.handle(listRequest)
-  const viaFetch = async () => (await emulator.fetch('http://127.0.0.1:4010/v1/projects', init)).text()
+  const viaFetch = listFetch(emulator)
   await rate(2000, viaHandle)
   await rate(2000, viaFetch)
   const runs = await alternate(options.rounds, { handle: () => rate(options.count, viaHandle), fetch: () => rate(options.count, viaFetch) })

@@ -3,15 +3,20 @@
  * authorised 200, `import` of the package, and the first `ready()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { freePort, get, ROOT, runNode, stop } from './lib/process.js'
+import { cliOf, freePort, get, ROOT, runNode, stop } from './lib/process.js'
 import { ratio, type Row } from './lib/row.js'
 import { alternate, fmt, median, pairedRatio } from './lib/stats.js'
 
-/** Milliseconds from spawning `args` to the first 200 on `path` (polled every millisecond or so). */
-async function firstAnswer(args: (port: number) => string[], path: string, headers: Record<string, string>): Promise<number> {
+/** Milliseconds from spawning `args` in `cwd` to the first 200 on `path` (polled every millisecond or so). */
+async function firstAnswer(
+  args: (port: number) => string[],
+  path: string,
+  headers: Record<string, string>,
+  cwd: string = ROOT,
+): Promise<number> {
   const port = await freePort()
   const started = performance.now()
-  const child: ChildProcess = spawn(process.execPath, args(port), { cwd: ROOT, stdio: 'ignore' })
+  const child: ChildProcess = spawn(process.execPath, args(port), { cwd, stdio: 'ignore' })
   try {
     for (;;) {
       if ((await get(`http://127.0.0.1:${port}${path}`, headers)) === 200) return performance.now() - started
@@ -28,7 +33,16 @@ const BARE = (port: number) => [
   '-e',
   `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end('{}') }).listen(${port}, '127.0.0.1')`,
 ]
-const CLI = (port: number) => ['bin/presentation-emulator.js', '--port', String(port), '--quiet']
+const AUTH = { authorization: 'Bearer pres_test_alice' }
+
+/**
+ * Milliseconds from spawning the CLI of the checkout at `root` (this one by
+ * default; `node <root>/bin/presentation-emulator.js --port N --quiet`, in
+ * `root`) to its first authorised 200 on `GET /v1/teams`.
+ */
+export function cliFirstAnswer(root: string = ROOT): Promise<number> {
+  return firstAnswer((port) => [cliOf(root), '--port', String(port), '--quiet'], '/v1/teams', AUTH, root)
+}
 
 /** Milliseconds the snippet reports, in a fresh `node` (ES module) process. */
 async function timed(snippet: string): Promise<number> {
@@ -42,12 +56,11 @@ const READY =
 
 export async function startupRows(options: { rounds: number }): Promise<Row[]> {
   const rounds = Math.max(5, options.rounds)
-  const auth = { authorization: 'Bearer pres_test_alice' }
-  await firstAnswer(CLI, '/v1/teams', auth) // warm the file cache
+  await cliFirstAnswer() // warm the file cache
   // A spawn takes a few hundred ms and its time varies by a quarter from run to run on a shared machine:
   // three times the rounds, and the ratio taken pair by pair.
   const spawnRuns = await alternate(rounds * 3, {
-    cli: () => firstAnswer(CLI, '/v1/teams', auth),
+    cli: () => cliFirstAnswer(),
     bare: () => firstAnswer(BARE, '/', {}),
   })
   const importRuns = await alternate(rounds, {

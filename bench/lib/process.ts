@@ -1,9 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+/** This checkout: the project the benchmark runs from (with a trailing separator). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** The CLI of the checkout at `root` (this one by default). */
+export function cliOf(root: string = ROOT): string {
+  return join(root, 'bin', 'presentation-emulator.js')
+}
 
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
@@ -17,9 +24,9 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Starts a node child; resolves once it prints `listening on <origin>`. */
-export function startServer(args: string[]): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+/** Starts a node child (in `options.cwd`, this checkout by default); resolves once it prints `listening on <origin>`. */
+export function startServer(args: string[], options: { cwd?: string } = {}): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, args, { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -33,7 +33,12 @@ export async function alternate<K extends string>(
  * ratio, as it would move the ratio of two medians.
  */
 export function pairedRatio(a: readonly number[], b: readonly number[]): number {
-  return median(a.map((value, i) => value / b[i]!))
+  return median(pairedRatios(a, b))
+}
+
+/** The ratios `a[i] / b[i]` of runs made side by side (by `alternate`), one per pair, in the order of the runs. */
+export function pairedRatios(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((value, i) => value / b[i]!)
 }
 
 /** A number for the table: thousands separated, `digits` decimals. */
