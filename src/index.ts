@@ -11,7 +11,7 @@
  * const server = setupServer(...emulator.handlers)
  * server.listen()
  */
-import { buildEmulator, standardCore, type PresentationEmulatorBase } from './create-emulator.js'
+import { buildEmulator, type CloseOptions, type PresentationEmulatorBase } from './create-emulator.js'
 import type { EmulatorOptions } from './emulator.js'
 import type { HttpServerOptions, RunningServer } from './node/http-server.js'
 import { compiledStateSchema } from './node/compiled-state-schema.js'
@@ -22,6 +22,12 @@ import { WEB_MOUNTS } from '../web/mounts.js'
 export interface PresentationEmulator extends PresentationEmulatorBase {
   /** Serves the emulator over HTTP (Node only); `editorUrl` and friends then point at it. */
   listen(options?: HttpServerOptions): Promise<RunningServer>
+  /**
+   * Stops the job timer and journal waits, then the servers `listen` started
+   * (their requests in flight finish, cut after `forceAfterMs`), then
+   * persistence, saving what is pending; rejects when that last save fails.
+   */
+  close(options?: CloseOptions): Promise<void>
 }
 
 /**
@@ -29,10 +35,13 @@ export interface PresentationEmulator extends PresentationEmulatorBase {
  * Two emulators in one process share nothing.
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator<RunningServer, HttpServerOptions>(options, loadMswHttp, listenNode, (checked) =>
-    standardCore(checked, { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS }),
-  )
+  return buildEmulator(options, {
+    http: loadMswHttp,
+    listen: listenNode,
+    parts: { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS },
+  })
 }
 
 export * from './shared-exports.js'
+export type { CloseOptions } from './create-emulator.js'
 export type { HttpServerOptions, RunningServer } from './node/http-server.js'
