@@ -25,6 +25,9 @@ export type PresentationEmulator = PresentationEmulatorBase
  * await setupWorker(...emulator.handlers).start()
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
+  if ((options as { stateFile?: unknown }).stateFile !== undefined) {
+    throw new TypeError('stateFile needs a file system (the Node entry): in a browser, keep the state with persist')
+  }
   return buildEmulator(options, { http: () => http, parts: { mounts: WEB_MOUNTS } })
 }
 
