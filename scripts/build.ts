@@ -116,8 +116,12 @@ const LAZY_MODULES = [
   'src/content/faker-en.ts',
 ]
 
-/** What the entries load at start: every lazy module runs after these. */
-const START_MODULES = ['src/create-emulator.ts', 'src/shared-exports.ts']
+/**
+ * What the entries load at start: every lazy module runs after these. The
+ * web room's mount rows are the composition roots' (`index.ts`, `browser.ts`),
+ * not `create-emulator.ts`'s, so they are named here too.
+ */
+const START_MODULES = ['src/create-emulator.ts', 'src/shared-exports.ts', 'web/mounts.ts']
 
 /**
  * Modules that, when loaded, always find others already loaded: every lazy
