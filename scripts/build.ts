@@ -116,17 +116,22 @@ const LAZY_MODULES = [
   'src/content/faker-en.ts',
 ]
 
-/** What the entries load at start: every lazy module runs after these. */
+/**
+ * What the entries load at start: every lazy module runs after these. The
+ * web room's mount rows are the composition roots' (`index.ts`, `browser.ts`),
+ * not `create-emulator.ts`'s, so they are named here too.
+ */
 const START_MODULES = ['src/create-emulator.ts', 'src/shared-exports.ts', 'web/mounts.ts']
 
 /**
  * Modules that, when loaded, always find others already loaded: every lazy
- * module finds the start; the Node server finds the emulator's composition
- * root (it is loaded on `listen`, by then the emulator exists).
+ * module finds the start; so do the Node server (loaded on `listen`) and the
+ * state file (loaded by an emulator with `stateFile`), both loaded through
+ * the emulator's composition root once the emulator exists.
  */
 const LOADED_AFTER: Array<{ modules: string[]; after: string[] }> = [
   { modules: LAZY_MODULES, after: START_MODULES },
-  { modules: ['src/node/http-server.ts'], after: ['src/emulator.ts'] },
+  { modules: ['src/node/http-server.ts', 'src/node/state-file.ts'], after: START_MODULES },
 ]
 
 // esbuild puts a module in a chunk by the set of entries that reach it:

@@ -7,7 +7,7 @@
  */
 import { http } from 'msw'
 import type { EmulatorOptions } from './emulator.js'
-import { buildEmulator, standardCore, type PresentationEmulatorBase } from './create-emulator.js'
+import { buildEmulator, type PresentationEmulatorBase } from './create-emulator.js'
 import { WEB_MOUNTS } from '../web/mounts.js'
 
 /** One independent emulated service and the ways into it a browser has: msw handlers, `fetch`, `handle`. */
@@ -25,12 +25,10 @@ export type PresentationEmulator = PresentationEmulatorBase
  * await setupWorker(...emulator.handlers).start()
  */
 export function createEmulator(options: EmulatorOptions = {}): PresentationEmulator {
-  return buildEmulator(
-    options,
-    () => http,
-    undefined,
-    (checked) => standardCore(checked, { mounts: WEB_MOUNTS }),
-  )
+  if ((options as { stateFile?: unknown }).stateFile !== undefined) {
+    throw new TypeError('stateFile needs a file system (the Node entry): in a browser, keep the state with persist')
+  }
+  return buildEmulator(options, { http: () => http, parts: { mounts: WEB_MOUNTS } })
 }
 
 export * from './shared-exports.js'

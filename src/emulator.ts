@@ -22,9 +22,11 @@ export { DEFAULT_BASE_URL, type EmulatorOptions } from './options.js'
 
 /**
  * How an emulator is assembled beyond its options: the `/v1` pipeline's
- * parts (the tests' deliberately broken servers, `src/testing/`), and the
- * schema state imports are checked with (the Node entries give zod's
- * compiled clone). Internal: no entry exports it, and `Emulator`'s
+ * parts (the tests' deliberately broken servers,
+ * `test/support/hooked-emulator.ts`), the schema state imports are checked
+ * with (the Node entry gives zod's compiled clone), the web room's mounts
+ * and the slide checker. The composition root (`buildEmulator`) passes
+ * them; internal: no entry exports it, and `Emulator`'s
  * constructor that takes it is left out of the published types; it stays
  * in them only because `create-emulator.d.ts` names it.
  */

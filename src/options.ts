@@ -64,7 +64,8 @@ export interface EmulatorOptions {
    * `'localStorage'`, or `{ storage, key? }` (default key
    * `presentation-emulator:state`). Loaded before the first answer, saved
    * before every answer that changed something; `control.reset()` saves
-   * the seeded world. In Node, use the CLI's `--state` instead.
+   * the seeded world. In Node, use the Node entry's `stateFile` (a JSON
+   * file, as the CLI's `--state`) instead; not both.
    */
   persist?: PersistOption
   /** Called after every `/v1` request. */

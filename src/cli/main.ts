@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises'
 import { constants as osConstants } from 'node:os'
 import { Command, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
-import type { Emulator, EmulatorOptions } from '../emulator.js'
+import type { EmulatorOptions } from '../emulator.js'
+import type { PresentationEmulator } from '../index.js'
 import type { RunningServer } from '../node/http-server.js'
-import type { StateFile } from '../node/state-file.js'
 import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
@@ -159,7 +159,7 @@ function formatRequest(entry: JournalEntry): string {
   return `${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.durationMs.toFixed(1)}ms ${op}${entry.keyId ? ` key=${entry.keyId}` : ''}`
 }
 
-function banner(emulator: Emulator, server: RunningServer, flags: ServeFlags, stateLoaded: boolean): string {
+function banner({ emulator }: PresentationEmulator, server: RunningServer, flags: ServeFlags, stateLoaded: boolean): string {
   const base = emulator.publicUrl
   const world = emulator.world
   const keys = world.apiKeys
@@ -283,17 +283,17 @@ function openOutput(): Output {
 
 /** A started emulator, listening. */
 interface Running {
-  emulator: Emulator
+  emulator: PresentationEmulator
   server: RunningServer
-  stateFile: StateFile | undefined
   stateLoaded: boolean
   /** The API keys of the fixtures the world was built from. */
   fixtureKeys: string[]
 }
 
 /**
- * Builds the world (fixtures, state file) and listens. Answers an exit code
- * instead when that fails, or when a stop signal came first (`stopped`).
+ * Builds the world (fixtures, state file) and listens, through the library's
+ * `createEmulator`. Answers an exit code instead when that fails, or when a
+ * stop signal came first (`stopped`).
  */
 async function launch(
   flags: ServeFlags,
@@ -318,77 +318,53 @@ async function launch(
 
   // Stopped while starting: nothing was served yet, so there is nothing to finish.
   if (isStopRequested()) return { code: 0, stopped: true }
-  // The state file (and write-file-atomic) loads only with --state.
-  const [{ Emulator, listenHttp, BUILT_IN_FIXTURES, isLoopbackAddress, compiledStateSchema, WEB_MOUNTS }, stateModule] = await Promise.all([
-    import('./serve-modules.js'),
-    flags.state === undefined ? undefined : import('../node/state-file.js'),
-  ])
-  const emulator = new Emulator(
-    {
-      seed: flags.seed,
-      fixtures,
-      timeScale: flags.timeScale,
-      clock: flags.clock,
-      rateLimit: flags.rateLimit,
-      publicUrl: flags.publicUrl,
-      adminToken: flags.adminToken,
-      allowedOrigins: flags.allowedOrigin,
-      allowedHosts: flags.allowedHost,
-      allowRemoteImages: flags.allowRemoteImages ?? false,
-      onRequest,
-      onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
-    },
-    { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS },
-  )
+  const { createEmulator, BUILT_IN_FIXTURES, isLoopbackAddress } = await import('./serve-modules.js')
+  // The state file (and write-file-atomic) loads only with --state: `createEmulator` loads it for `stateFile`.
+  const emulator = createEmulator({
+    seed: flags.seed,
+    fixtures,
+    timeScale: flags.timeScale,
+    clock: flags.clock,
+    rateLimit: flags.rateLimit,
+    publicUrl: flags.publicUrl,
+    adminToken: flags.adminToken,
+    allowedOrigins: flags.allowedOrigin,
+    allowedHosts: flags.allowedHost,
+    allowRemoteImages: flags.allowRemoteImages ?? false,
+    onRequest,
+    onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
+    stateFile:
+      flags.state === undefined
+        ? undefined
+        : {
+            path: flags.state,
+            onError: (error) =>
+              logError(
+                `cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`,
+              ),
+            onRecover: () => logError(`state saved to ${flags.state} again`),
+          },
+  })
+  // The world, then the state file: loaded, or (new) written before listening, so an unwritable path is reported at once.
   try {
     await emulator.ready()
   } catch (error) {
-    logError(`cannot build the world: ${(error as Error).message}`)
+    // A state file's own errors (`StateFileError`) say what is wrong with which file.
+    logError((error as Error)?.name === 'StateFileError' ? (error as Error).message : `cannot build the world: ${(error as Error).message}`)
+    await emulator.close().catch(() => undefined)
     return { code: EXIT_RUNTIME, stopped: false }
   }
 
-  let stateFile: StateFile | undefined
-  let stateLoaded = false
-  if (flags.state !== undefined && stateModule !== undefined) {
-    const { StateFile, StateFileError } = stateModule
-    stateFile = new StateFile(flags.state, emulator, {
-      onError: (error) =>
-        logError(
-          `cannot save state to ${flags.state}: ${(error as Error).message}. The last saved file is kept; the emulator keeps serving and retries`,
-        ),
-      onRecover: () => logError(`state saved to ${flags.state} again`),
-    })
-    try {
-      stateLoaded = await stateFile.load()
-    } catch (error) {
-      logError(error instanceof StateFileError ? error.message : String(error))
-      return { code: EXIT_RUNTIME, stopped: false }
-    }
-    if (!stateLoaded) {
-      // Written before listening, so an unwritable path is reported at once, not at the first change.
-      try {
-        await stateFile.save()
-      } catch (error) {
-        logError(`cannot write state file ${flags.state}: ${(error as Error).message}`)
-        return { code: EXIT_RUNTIME, stopped: false }
-      }
-    }
-    stateFile.watch()
-  }
-
   if (isStopRequested()) {
-    await stateFile?.close().catch(() => undefined)
+    await emulator.close().catch(() => undefined)
     return { code: 0, stopped: true }
   }
 
   let server: RunningServer
   try {
-    server = await listenHttp((request) => emulator.handle(request), {
+    server = await emulator.listen({
       port: flags.port,
       host: flags.host,
-      allowedHosts: flags.allowedHost,
-      publicHost: emulator.publicHost,
-      mounts: emulator.mounts,
       headersTimeoutMs: flags.headersTimeout,
       requestTimeoutMs: flags.requestTimeout,
       keepAliveTimeoutMs: flags.keepAliveTimeout,
@@ -396,37 +372,32 @@ async function launch(
     })
   } catch (error) {
     logError(`cannot listen on ${flags.host}:${flags.port}: ${(error as Error).message}`)
-    await stateFile?.close().catch(() => undefined)
+    await emulator.close().catch(() => undefined)
     return { code: EXIT_RUNTIME, stopped: false }
   }
-  emulator.setListenOrigin(server.origin)
   if (flags.adminToken === undefined && !isLoopbackAddress(server.host)) {
     logError(
       `warning: listening on ${server.host} without --admin-token: anyone who can reach this address can drive the control plane (reset the world, read every API key). Set --admin-token, or listen on 127.0.0.1`,
     )
   }
   const fixtureKeys = (fixtures ?? BUILT_IN_FIXTURES).apiKeys?.map((key) => key.key) ?? []
-  return { emulator, server, stateFile, stateLoaded, fixtureKeys }
+  return { emulator, server, stateLoaded: emulator.stateFileLoaded === true, fixtureKeys }
 }
 
 /**
- * Stops a running emulator: ends journal waits, stops accepting connections
- * and lets the requests in flight finish (cut after `forceAfterMs`, or at
- * once by a later signal), then saves the state. Answers 0, or 1 when the
- * final save failed.
+ * Stops a running emulator (`close()`): ends journal waits, stops accepting
+ * connections and lets the requests in flight finish (cut after
+ * `forceAfterMs`, or at once by a later signal), then saves the state.
+ * Answers 0, or 1 when the final save failed.
  */
 async function shutdown(running: Running, output: Output, forceAfterMs?: number): Promise<number> {
-  const { emulator, server, stateFile } = running
-  emulator.close()
-  await server.close(forceAfterMs)
-  let code = 0
   try {
-    await stateFile?.close()
+    await running.emulator.close({ forceAfterMs })
   } catch (error) {
     output.logError(`cannot save state: ${(error as Error).message}`)
-    code = EXIT_RUNTIME
+    return EXIT_RUNTIME
   }
-  return code
+  return 0
 }
 
 function listeningLine(server: RunningServer): string {

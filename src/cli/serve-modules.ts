@@ -3,10 +3,9 @@
  * one dynamic import: `--help` and usage errors answer without loading the
  * emulator, and a start reads a few files instead of one per module
  * (each file costs a start its resolution, read and compilation).
+ *
+ * The CLI builds its emulator as the library does, through the Node entry's
+ * `createEmulator` (the web room comes with it).
  */
 export { isLoopbackAddress } from '../core/web-guard.js'
-export { Emulator } from '../emulator.js'
-export { BUILT_IN_FIXTURES, FixturesError, parseFixtures } from '../fixtures/load.js'
-export { compiledStateSchema } from '../node/compiled-state-schema.js'
-export { listenHttp } from '../node/http-server.js'
-export { WEB_MOUNTS } from '../../web/mounts.js'
+export { BUILT_IN_FIXTURES, createEmulator, FixturesError, parseFixtures } from '../index.js'

@@ -20,7 +20,12 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** A state file that cannot be loaded; the message says why. */
+/**
+ * A state file that cannot be loaded, or (new) cannot be written; the
+ * message says why. `ready()` of an emulator with the `stateFile` option
+ * rejects with it, and the CLI tells it apart by its `name` (without loading
+ * this module, which only `--state` loads).
+ */
 export class StateFileError extends Error {
   constructor(message: string) {
     super(message)

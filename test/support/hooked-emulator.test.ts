@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ensureBuilt, ROOT } from '../../test/support/cli.js'
-import { createEmulator } from '../index.js'
+import { ensureBuilt, ROOT } from './cli.js'
+import { createEmulator } from '../../src/index.js'
 import { createHookedEmulator } from './hooked-emulator.js'
 
 const BASE = 'http://127.0.0.1:4010/v1'

@@ -1,9 +1,9 @@
-import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
-import type { RateDecision } from '../core/rate-limiter.js'
-import type { Principal } from '../model/access.js'
-import type { Env, OperationHandler } from '../operations/index.js'
-import type { OperationId } from '../schemas/index.js'
-import type { World } from '../store/world.js'
+import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
+import type { RateDecision } from '../../src/core/rate-limiter.js'
+import type { Principal } from '../../src/model/access.js'
+import type { Env, OperationHandler } from '../../src/operations/index.js'
+import type { OperationId } from '../../src/schemas/index.js'
+import type { World } from '../../src/store/world.js'
 
 /** What a hook sees of the exchange in progress. */
 export interface HookExchange {
