@@ -105,6 +105,7 @@ const defaultWorld = (platform: BuildOptions['platform']): Plugin => ({
 const LAZY_MODULES = [
   'web/pages/page-server.ts',
   'web/dashboard-mount.ts',
+  'web/check/index.ts',
   'web/pages/assets.ts',
   'web/pages/dashboard.ts',
   'web/pages/security.ts',

@@ -18,6 +18,7 @@ import type { HttpServerOptions, RunningServer } from './node/http-server.js'
 import { compiledStateSchema } from './node/compiled-state-schema.js'
 import { resolveStateFile, StateFilePersistence, type StateFileOption } from './node/state-file-persistence.js'
 import { listenNode, loadMswHttp } from './node/ways-in.js'
+import { lazySlideChecker } from '../web/check/lazy.js'
 import { WEB_MOUNTS } from '../web/mounts.js'
 
 /** The options of the Node entry's `createEmulator`: every option of the browser entry, and `stateFile`. */
@@ -68,7 +69,7 @@ export function createEmulator(options: NodeEmulatorOptions = {}): PresentationE
   const emulator = buildEmulator(emulatorOptions, {
     http: loadMswHttp,
     listen: listenNode,
-    parts: { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS },
+    parts: { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS, slideChecker: lazySlideChecker },
     persistence: file === undefined ? undefined : (built) => (kept = new StateFilePersistence(built, file)),
   })
   return Object.defineProperty(emulator, 'stateFileLoaded', { get: () => kept?.loaded, enumerable: true })

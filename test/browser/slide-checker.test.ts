@@ -273,3 +273,18 @@ describe('the slide checker’s browser, when a document it is served tries to l
     expect(canary.connections).toBe(0)
   })
 })
+
+describe('the slide checker the Node entry wires (createEmulator)', () => {
+  it('renders a slide through the port and closes its browser with the emulator', async () => {
+    const { createEmulator } = await import('../../src/index.js')
+    const emulator = createEmulator({ clock: 'manual' })
+    try {
+      const result = await emulator.emulator.slideChecker.check(input(RENDERS))
+      expect(result.status).toBe('rendered')
+      expect(result.text).toContain('Quarterly review')
+      expect(result.elements).toBeGreaterThan(0)
+    } finally {
+      await emulator.close()
+    }
+  })
+})

@@ -22,7 +22,7 @@
  * the renderer's documents only, and nothing else.
  */
 import { createHash } from 'node:crypto'
-import { RENDER_VERSION } from '../render/client/bundle.generated.js'
+import { RENDER_VERSION } from '../generated/render-scripts.js'
 import {
   MAX_MARKUP_CHARS,
   RENDER_ASSET_PATH,

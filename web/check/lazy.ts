@@ -1,0 +1,23 @@
+/**
+ * The web room's slide checker as a composition root hands it to an
+ * emulator: nothing of it (the harness, playwright-core, Chromium) loads
+ * until the first check or picture asks for it, so an emulator that never
+ * checks a slide starts and runs as before.
+ */
+import type { SlideChecker } from '../../src/model/slide-checker.js'
+import type { SlideCheckHost } from './index.js'
+
+/** A `SlideChecker` for `host` that loads the web room's checker (`./index.ts`) on first use. */
+export function lazySlideChecker(host: SlideCheckHost): SlideChecker {
+  let loading: Promise<SlideChecker> | undefined
+  const checker = () => (loading ??= import('./index.js').then(({ createSlideChecker }) => createSlideChecker(host)))
+  return {
+    available: true,
+    check: async (input) => (await checker()).check(input),
+    picture: async (input, options) => (await checker()).picture(input, options),
+    // A checker never used has nothing to end.
+    close: async () => {
+      if (loading !== undefined) await (await loading).close()
+    },
+  }
+}
