@@ -29,6 +29,7 @@ export {
   type Need,
   type Level,
   type Outcome,
+  type Skip,
   type CoverageRow,
   type Exchange,
   type ExchangeSummary,

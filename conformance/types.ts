@@ -114,6 +114,22 @@ export interface StepResult {
   checks: number
 }
 
+/**
+ * Why a scenario was skipped, as a kind a program reads (`reason` says it in words):
+ * - `emulator-only`: it checks the emulator's own choices and the target is
+ *   not the emulator (or its checks are off): no target flag makes it run here;
+ * - `kit-started-only`: it checks the seeded fixtures of an emulator the kit
+ *   started, which this target is not;
+ * - `needs`: the target does not meet `needs`, which flags can meet
+ *   (`--allow-writes`, a key, a control plane);
+ * - `not-applicable`: the scenario found, as it ran, that it does not apply.
+ */
+export interface Skip {
+  kind: 'emulator-only' | 'kit-started-only' | 'needs' | 'not-applicable'
+  /** The needs the target did not meet (all but `not-applicable`). */
+  needs?: Need[]
+}
+
 export interface ScenarioResult {
   id: string
   title: string
@@ -121,6 +137,8 @@ export interface ScenarioResult {
   outcome: Outcome
   /** Why it was skipped, or why a listed failure is stale. */
   reason?: string
+  /** A skipped scenario: why, as a kind (the reporters fold the emulator-only ones into one line). */
+  skip?: Skip
   durationMs: number
   checks: number
   failures: Finding[]
@@ -155,7 +173,8 @@ export interface Report {
   /**
    * Counts of scenarios by outcome. `emulatorOnly` is how many of the
    * `skipped` are emulator checks that no flag can make run against this
-   * target (it is not our emulator).
+   * target (it is not our emulator, or not one the kit started): their
+   * `skip.kind` is `emulator-only` or `kit-started-only`.
    */
   summary: {
     passed: number

@@ -127,7 +127,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     },
     onScenario: (result) => {
       // Against a deployment, the emulator checks are one line, not fourteen.
-      if (result.kind === 'emulator' && result.outcome === 'skip' && result.reason?.includes('runs only against the emulator')) {
+      if (result.kind === 'emulator' && result.outcome === 'skip' && result.skip?.kind === 'emulator-only') {
         emulatorSkipped += 1
         return
       }

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main, runConformance, summaryText } from '../../conformance/index.js'
+import { main, runConformance, SCENARIOS, type Scenario, summaryText } from '../../conformance/index.js'
 import { createEmulator } from '../../src/index.js'
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -156,6 +156,41 @@ describe('the end of a report', () => {
     const full = await cli(...deployment(), '--allow-writes', '--grep', '^(teams|projects\\.list$|emulator)\\.')
     expect(full.out).not.toContain('!!!')
     expect(full.out).toContain('emulator checks not applicable')
+  })
+
+  it('marks each skip with its kind, which the emulator-only line and summary.emulatorOnly count (not the reason’s words)', async () => {
+    const applies: Scenario = {
+      id: 'x.runtime-skip',
+      title: 'finds it does not apply',
+      kind: 'spec',
+      needs: [],
+      run: async (ctx) => ctx.skip('nothing to check here'),
+    }
+    const report = await runConformance({
+      baseUrl: `${server.origin}/v1`,
+      apiKey: 'pres_test_alice',
+      scenarios: [...SCENARIOS.filter((s) => /^(projects|emulator)\./.test(s.id)), applies],
+    })
+    const skipped = report.scenarios.filter((r) => r.outcome === 'skip')
+    expect(skipped.length).toBeGreaterThan(0)
+    for (const r of skipped) {
+      const scenario = [...SCENARIOS, applies].find((s) => s.id === r.id)!
+      const expected = scenario.needs.includes('emulator')
+        ? 'emulator-only'
+        : scenario.needs.includes('seededWorld')
+          ? 'kit-started-only'
+          : r.id === applies.id
+            ? 'not-applicable'
+            : 'needs'
+      expect(r.skip?.kind, r.id).toBe(expected)
+      if (expected !== 'not-applicable') expect(r.skip?.needs?.length, r.id).toBeGreaterThan(0)
+    }
+    expect(report.scenarios.find((r) => r.id === applies.id)).toMatchObject({
+      reason: 'nothing to check here',
+      skip: { kind: 'not-applicable' },
+    })
+    expect(report.summary.emulatorOnly).toBe(skipped.filter((r) => r.skip?.kind.endsWith('-only')).length)
+    expect(report.summary.emulatorOnly).toBeGreaterThan(0)
   })
 
   it('prints no "Projects this run created" heading when the run created nothing', async () => {
