@@ -8,7 +8,8 @@ import { retryAfterSeconds, type ControlClient, type OperationId, type Operation
 import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
 import { refOf } from './reference.js'
-import { curlCommand, keyCredential, literalCredential, NO_KEY, redactedHeaders, type Credential, type KeyRole } from './curl.js'
+import { summarize } from './report/exchange.js'
+import { curlCommand, keyCredential, literalCredential, NO_KEY, type Credential, type KeyRole } from './curl.js'
 import { shown, same } from './facts/compare.js'
 import { prefixOf } from './facts/model.js'
 import { observedFrom } from './facts/observed.js'
@@ -16,7 +17,7 @@ import { Observer, type Verdict } from './facts/observer.js'
 import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
-import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario, StepResult } from './types.js'
+import type { Exchange, Finding, KitRequest, Level, Need, Scenario, StepResult } from './types.js'
 
 /** A key the kit acts with, and what it knows of its owner. */
 export interface Actor {
@@ -64,31 +65,6 @@ export interface CheckRecord {
 export class AbortScenario extends Error {}
 /** Thrown by a scenario that finds at run time it does not apply. */
 export class SkipScenario extends Error {}
-
-const HEADERS_THAT_MATTER = [
-  'content-type',
-  'x-service-error-code',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'retry-after',
-  'allow',
-]
-
-function summarize(exchange: Exchange): ExchangeSummary {
-  const headers: Record<string, string> = {}
-  for (const name of HEADERS_THAT_MATTER) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
-  const request: ExchangeSummary['request'] = {
-    method: exchange.request.method,
-    url: exchange.request.url,
-    headers: redactedHeaders(exchange.request.headers),
-    ...(exchange.credential === undefined ? {} : { key: exchange.credential.role }),
-  }
-  if (exchange.request.body !== undefined)
-    request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
-  const body = exchange.text.length > 800 ? `${exchange.text.slice(0, 800)}…` : exchange.text
-  return { request, response: { status: exchange.status, headers, body } }
-}
 
 const show = (value: unknown) => shown(value)
 

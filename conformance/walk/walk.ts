@@ -14,8 +14,9 @@ import * as z from 'zod'
 import { createClient, createControlClient, type ControlClient } from '../../src/client/index.js'
 import { Clauses, endpoint } from '../clauses.js'
 import { refOf } from '../reference.js'
+import { SUMMARY_LIMITS, summarize, type SummaryLimits } from '../report/exchange.js'
 import { type Actor, type RunState, ScenarioContext } from '../context.js'
-import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
+import { type Credential, curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { Pacer } from '../pacer.js'
 import { Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
@@ -155,21 +156,6 @@ class DivergenceFound extends Error {
   }
 }
 
-function summarize(exchange: Exchange): ExchangeSummary {
-  const headers: Record<string, string> = {}
-  for (const name of ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after'])
-    if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
-  return {
-    request: {
-      method: exchange.request.method,
-      url: exchange.request.url,
-      headers: redactedHeaders(exchange.request.headers),
-      ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }),
-    },
-    response: { status: exchange.status, headers, body: exchange.text.length > 600 ? `${exchange.text.slice(0, 600)}…` : exchange.text },
-  }
-}
-
 /** The first fact both sides state differently; the status first. */
 export function firstDivergence(
   target: Record<string, unknown>,
@@ -236,6 +222,20 @@ export interface RanStep {
   at: number | undefined
   made: number | undefined
 }
+
+/**
+ * How a walk's report and curls name each key: the script and the curls
+ * read the main key and another team's from their variables, whichever
+ * account the walk made.
+ */
+const CREDENTIALS: Record<WalkExchange['key'], Credential> = {
+  main: keyCredential('main'),
+  other: keyCredential('otherTeam'),
+  none: NO_KEY,
+}
+
+/** A step's request bodies are kept whole: the curl script sends them again. */
+const WALK_LIMITS: SummaryLimits = { ...SUMMARY_LIMITS, requestBody: Number.POSITIVE_INFINITY }
 
 function keyOf(side: Side, exchange: Exchange): WalkExchange['key'] {
   const authorization = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1]
@@ -392,12 +392,12 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
         target: {
           status: onTarget.status,
           held,
-          exchanges: onTarget.exchanges.map((e) => ({ ...summarize(e), key: keyOf(run.target, e), yields: yieldsOf(e.json) })),
-          // Each curl reads the key of the side that sent it: another team's reads from its own variable.
-          curls: onTarget.exchanges.map((e) => {
+          exchanges: onTarget.exchanges.map((e) => {
             const key = keyOf(run.target, e)
-            return curlCommand(e.request, key === 'other' ? keyCredential('otherTeam') : key === 'none' ? NO_KEY : keyCredential('main'))
+            return { ...summarize({ ...e, credential: CREDENTIALS[key] }, WALK_LIMITS), key, yields: yieldsOf(e.json) }
           }),
+          // Each curl reads the key of the side that sent it: another team's reads from its own variable.
+          curls: onTarget.exchanges.map((e) => curlCommand(e.request, CREDENTIALS[keyOf(run.target, e)])),
         },
         predicted: { status: onOracle === undefined ? onTarget.status : onOracle.status },
         ...(divergence === undefined ? {} : { divergence }),
