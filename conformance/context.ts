@@ -18,7 +18,26 @@ import { Observer, type Verdict } from './facts/observer.js'
 import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
-import type { Exchange, Finding, KitRequest, Level, Need, Scenario, StepResult } from './types.js'
+import type { Exchange, Finding, KitRequest, Level, Need, Phase, ScenarioKind, StepResult } from './types.js'
+
+/** A scenario: what it needs of the target, and what it does with a context. */
+export interface Scenario {
+  /** Stable id, used by `--grep`, baselines and reports: `area.name`. */
+  id: string
+  title: string
+  kind: ScenarioKind
+  needs: readonly Need[]
+  phase?: Phase
+  /**
+   * The operation × status pairs this scenario exercises. The coverage
+   * table's "exercised" comes from the exchanges a run made; this list says
+   * which statuses went unexercised because the scenario was skipped. A test
+   * holds it to what the scenario's requests are answered with against the
+   * emulator.
+   */
+  covers?: ReadonlyArray<readonly [OperationId, number]>
+  run(ctx: ScenarioContext): Promise<void>
+}
 
 /** State shared by every scenario of one run. */
 export interface RunState {

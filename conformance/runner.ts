@@ -9,13 +9,22 @@
  */
 import { COMMON_ERROR_STATUSES, OPERATION_IDS, routes, VERSION } from '../src/client/index.js'
 import type { Baseline } from './baseline.js'
-import { AbortScenario, type CheckRecord, needMet, ScenarioContext, SkipScenario, unmetReason, type RunState } from './context.js'
+import {
+  AbortScenario,
+  type CheckRecord,
+  needMet,
+  type Scenario,
+  ScenarioContext,
+  SkipScenario,
+  unmetReason,
+  type RunState,
+} from './context.js'
 import { Pacer } from './pacer.js'
 import { randomSeed, Rng } from './random.js'
 import { SCENARIOS } from './scenarios/index.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from './target.js'
 import { EXIT, type ExitCode } from '../src/cli/exit-codes.js'
-import { REPORT_FORMAT, type CoverageRow, type Need, type Report, type Scenario, type ScenarioResult, type Skip } from './types.js'
+import { REPORT_FORMAT, type CoverageRow, type Need, type Report, type ScenarioResult, type Skip } from './types.js'
 
 export interface ConformanceOptions extends TargetOptions {
   /** Seed of generated inputs (names, missing ids); printed, so a run can be replayed. */

@@ -45,23 +45,7 @@ export type Phase = 'any' | 'quiet' | 'last'
 /** A spec check judges what `service-api.md` requires; an emulator check, a choice of `emulator-contract.md`. */
 export type ScenarioKind = 'spec' | 'emulator'
 
-export interface Scenario {
-  /** Stable id, used by `--grep`, baselines and reports: `area.name`. */
-  id: string
-  title: string
-  kind: ScenarioKind
-  needs: readonly Need[]
-  phase?: Phase
-  /**
-   * The operation × status pairs this scenario exercises. The coverage
-   * table's "exercised" comes from the exchanges a run made; this list says
-   * which statuses went unexercised because the scenario was skipped. A test
-   * holds it to what the scenario's requests are answered with against the
-   * emulator.
-   */
-  covers?: ReadonlyArray<readonly [OperationId, number]>
-  run(ctx: import('./context.js').ScenarioContext): Promise<void>
-}
+/* A scenario itself (`Scenario`: its id, needs and `run(ctx)`) is declared beside the context it runs with, in context.ts. */
 
 /** One request and its response, as sent and as received. */
 export interface Exchange {
