@@ -142,6 +142,41 @@ describe('optional keys are checked before the run', () => {
   })
 })
 
+describe('one reporter syntax for every command', () => {
+  it('--reporter NAME=FILE writes the report to the file (as --output FILE does); the lines for people stay on stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporter-'))
+    const suite = await cli('--grep', '^teams\\.', '--reporter', `json=${join(dir, 'report.json')}`)
+    expect(suite.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary.passed).toBe(1)
+    expect(suite.out).toMatch(/^presentation-conformance \S+ · /)
+    const coverage = await cli('coverage', '--reporter', `json=${join(dir, 'items.json')}`)
+    expect(coverage).toMatchObject({ code: 0, out: '' })
+    expect(JSON.parse(readFileSync(join(dir, 'items.json'), 'utf8')).format).toBe('presentation-conformance/spec-items@1')
+  })
+
+  it('refuses, with exit 2, a format the command does not write, a file for no report, and two files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporter-'))
+    const junitWalk = await cli('walk', '--reporter', 'junit')
+    expect(junitWalk.code).toBe(2)
+    expect(junitWalk.err).toContain("argument 'junit' is invalid. must be human or json")
+    for (const args of [
+      ['--output', join(dir, 'x')],
+      ['--reporter', 'human', '--output', join(dir, 'x')],
+      ['coverage', '--output', join(dir, 'x')],
+    ]) {
+      const { code, err } = await cli(...args)
+      expect(code, args.join(' ')).toBe(2)
+      expect(err, args.join(' ')).toMatch(/: --output needs --reporter json/)
+    }
+    const two = await cli('--reporter', `json=${join(dir, 'a')}`, '--output', join(dir, 'b'))
+    expect(two.code).toBe(2)
+    expect(two.err).toContain('name two files')
+    const human = await cli('--reporter', `human=${join(dir, 'a')}`)
+    expect(human.code).toBe(2)
+    expect(human.err).toContain('human is printed, not written to a file')
+  })
+})
+
 describe('the end of a report', () => {
   it('counts apart the emulator checks that can never run against a deployment', async () => {
     const { out } = await cli(...deployment(), '--grep', '^(projects|config|emulator)\\.')
