@@ -1,14 +1,16 @@
 /**
- * What a scenario works with: actors (keys), a way to send plain-data
- * requests through the typed client's raw mode, and checks that record
- * findings with the exchange that shows them.
+ * What a scenario works with: its actors (keys, `actors.ts`), a way to send
+ * plain-data requests through the typed client's raw mode, and checks that
+ * record findings with the exchange that shows them.
  */
 import type { z } from 'zod'
 import { retryAfterSeconds, type ControlClient, type OperationId, type OperationInput } from '../src/client/index.js'
 import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
 import { refOf } from './reference.js'
-import { curlCommand, keyCredential, literalCredential, NO_KEY, redactedHeaders, type Credential, type KeyRole } from './curl.js'
+import { summarize } from './report/exchange.js'
+import { type Actor, Actors, credentialOf } from './actors.js'
+import { curlCommand, type Credential } from './curl.js'
 import { shown, same } from './facts/compare.js'
 import { prefixOf } from './facts/model.js'
 import { observedFrom } from './facts/observed.js'
@@ -16,21 +18,25 @@ import { Observer, type Verdict } from './facts/observer.js'
 import { parseReset, type Pacer } from './pacer.js'
 import type { Rng } from './random.js'
 import type { Target } from './target.js'
-import type { Exchange, ExchangeSummary, Finding, KitRequest, Level, Need, Scenario, StepResult } from './types.js'
+import type { Exchange, Finding, KitRequest, Level, Need, Phase, ScenarioKind, StepResult } from './types.js'
 
-/** A key the kit acts with, and what it knows of its owner. */
-export interface Actor {
-  key: string
-  label: string
+/** A scenario: what it needs of the target, and what it does with a context. */
+export interface Scenario {
+  /** Stable id, used by `--grep`, baselines and reports: `area.name`. */
+  id: string
+  title: string
+  kind: ScenarioKind
+  needs: readonly Need[]
+  phase?: Phase
   /**
-   * Which key this is, for reproductions: each role's curl reads its own
-   * variable; `fixture` is one of the emulator's documented fixture keys,
-   * shown as is. Default: the role of the key flag it came from, else `extra`.
+   * The operation × status pairs this scenario exercises. The coverage
+   * table's "exercised" comes from the exchanges a run made; this list says
+   * which statuses went unexercised because the scenario was skipped. A test
+   * holds it to what the scenario's requests are answered with against the
+   * emulator.
    */
-  role?: KeyRole | 'fixture'
-  userId?: string
-  teamId?: string
-  keyId?: string
+  covers?: ReadonlyArray<readonly [OperationId, number]>
+  run(ctx: ScenarioContext): Promise<void>
 }
 
 /** State shared by every scenario of one run. */
@@ -65,31 +71,6 @@ export class AbortScenario extends Error {}
 /** Thrown by a scenario that finds at run time it does not apply. */
 export class SkipScenario extends Error {}
 
-const HEADERS_THAT_MATTER = [
-  'content-type',
-  'x-service-error-code',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'retry-after',
-  'allow',
-]
-
-function summarize(exchange: Exchange): ExchangeSummary {
-  const headers: Record<string, string> = {}
-  for (const name of HEADERS_THAT_MATTER) if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
-  const request: ExchangeSummary['request'] = {
-    method: exchange.request.method,
-    url: exchange.request.url,
-    headers: redactedHeaders(exchange.request.headers),
-    ...(exchange.credential === undefined ? {} : { key: exchange.credential.role }),
-  }
-  if (exchange.request.body !== undefined)
-    request.body = exchange.request.body.length > 1000 ? `${exchange.request.body.slice(0, 1000)}…` : exchange.request.body
-  const body = exchange.text.length > 800 ? `${exchange.text.slice(0, 800)}…` : exchange.text
-  return { request, response: { status: exchange.status, headers, body } }
-}
-
 const show = (value: unknown) => shown(value)
 
 export interface CheckDetail {
@@ -111,7 +92,6 @@ export class ScenarioContext {
   /** `operationId status` pairs this scenario's own requests were answered with (the kit's housekeeping left out). */
   readonly exercised = new Set<string>()
   checks = 0
-  readonly #actors = new Map<string, Promise<Actor>>()
   readonly #unnamed = new Map<string, { actor: Actor; purpose: string }>()
   /** True while `nameCreated` renames: those exchanges are the kit's housekeeping, not the scenario's. */
   #tidying = false
@@ -123,7 +103,8 @@ export class ScenarioContext {
   readonly #observer: Observer | undefined
   /** The exchanges the observer judged (their generic checks are not repeated by `expect…`). */
   readonly #observed = new WeakSet<Exchange>()
-  #keys: { main?: string; other?: string } = {}
+  /** The keys this scenario acts with (its own accounts with a control plane). */
+  readonly actors: Actors
 
   constructor(
     readonly run: RunState,
@@ -131,6 +112,15 @@ export class ScenarioContext {
     readonly rng: Rng,
     options: { observe?: boolean } = {},
   ) {
+    this.actors = new Actors(run.target, {
+      control: () => this.control,
+      name: (purpose) => this.name(purpose),
+      // The observer learns the service prefix from the main key, and which keys are revoked.
+      onKey: (role, key) => {
+        if (role === 'main' && this.#observer !== undefined) this.#observer.settings.prefix ??= prefixOf(key)
+        if (role === 'revoked') (this.#observer?.settings.revoked as Set<string> | undefined)?.add(key)
+      },
+    })
     if ((options.observe ?? true) && scenario.kind === 'spec') {
       const target = run.target
       // A list walk is judged whole (no repeats, every project listed) only where nothing else
@@ -139,7 +129,7 @@ export class ScenarioContext {
       this.#observer = new Observer({
         prefix: target.keys.main === undefined ? undefined : prefixOf(target.keys.main),
         isolated: (a, b) => {
-          const { main, other } = this.#keys
+          const { main, other } = this.actors.keys
           return main !== undefined && other !== undefined && ((a === main && b === other) || (a === other && b === main))
         },
         revoked: new Set(target.keys.revoked === undefined ? [] : [target.keys.revoked]),
@@ -249,64 +239,31 @@ export class ScenarioContext {
     return value
   }
 
-  // ---------------------------------------------------------------- actors
-
-  #actor(name: string, make: () => Promise<Actor>): Promise<Actor> {
-    let actor = this.#actors.get(name)
-    if (actor === undefined) this.#actors.set(name, (actor = make()))
-    return actor
-  }
+  // ---------------------------------------------------------------- actors (actors.ts)
 
   /** A fresh account (with a control plane): its own user, team, credits and rate-limit bucket. */
-  async freshAccount(label: string, credits = 10): Promise<Actor> {
-    const account = await this.control.createAccount({ name: this.name(label).slice(0, 200), credits })
-    return { key: account.apiKey, label, userId: account.userId, teamId: account.teamId, keyId: account.keyId }
+  freshAccount(label: string, credits = 10): Promise<Actor> {
+    return this.actors.freshAccount(label, credits)
   }
 
   /** The main key: a fresh account per scenario with a control plane, else `--api-key`. */
   main(): Promise<Actor> {
-    return this.#actor('main', async () => {
-      const actor: Actor =
-        this.target.control !== undefined
-          ? { ...(await this.freshAccount('main')), role: 'main' }
-          : { key: this.target.keys.main!, label: 'main key', role: 'main' }
-      this.#keys.main = actor.key
-      if (this.#observer !== undefined) this.#observer.settings.prefix ??= prefixOf(actor.key)
-      return actor
-    })
+    return this.actors.main()
   }
 
   /** A key of another user, with no access to the main key's projects. */
   other(): Promise<Actor> {
-    return this.#actor('other', async () => {
-      const actor: Actor =
-        this.target.keys.other !== undefined
-          ? { key: this.target.keys.other, label: 'other-team key', role: 'otherTeam' }
-          : { ...(await this.freshAccount('other team')), role: 'otherTeam' }
-      this.#keys.other = actor.key
-      return actor
-    })
+    return this.actors.other()
   }
 
   /** A revoked key. */
   revokedKey(): Promise<Actor> {
-    return this.#actor('revoked', async () => {
-      if (this.target.keys.revoked !== undefined) return { key: this.target.keys.revoked, label: 'revoked key', role: 'revoked' }
-      const owner = await this.freshAccount('revoked')
-      const key = await this.control.createKey({ userId: owner.userId!, name: 'to revoke' })
-      await this.control.revokeKey(key.keyId)
-      ;(this.#observer?.settings.revoked as Set<string> | undefined)?.add(key.apiKey)
-      return { key: key.apiKey, label: 'revoked key', role: 'revoked', userId: owner.userId!, keyId: key.keyId }
-    })
+    return this.actors.revokedKey()
   }
 
   /** A key whose team has no credits. */
   noCreditsKey(): Promise<Actor> {
-    return this.#actor('no-credits', async () =>
-      this.target.keys.noCredits !== undefined
-        ? { key: this.target.keys.noCredits, label: 'no-credits key', role: 'noCredits' }
-        : { ...(await this.freshAccount('no credits', 0)), role: 'noCredits' },
-    )
+    return this.actors.noCreditsKey()
   }
 
   // ---------------------------------------------------------------- requests
@@ -322,7 +279,7 @@ export class ScenarioContext {
     options: { expectRateLimit?: boolean; credential?: Credential } = {},
   ): Promise<Exchange> {
     const key = request.apiKey === undefined ? (actor?.key ?? null) : request.apiKey
-    const credential = options.credential ?? this.#credential(actor, key, request.authorization)
+    const credential = options.credential ?? credentialOf(this.target, actor, key, request.authorization)
     for (let attempt = 0; ; attempt++) {
       // A scenario that expects a 429 is not paced: it is there to meet the limit.
       if (key !== null && !options.expectRateLimit) this.rateLimitWaitMs += await this.run.pacer.acquire(key)
@@ -369,48 +326,6 @@ export class ScenarioContext {
       this.#judge(exchange)
       return exchange
     }
-  }
-
-  /** The role of a key the run was given or made. */
-  #roleOf(key: string): KeyRole | undefined {
-    const keys = this.target.keys
-    return key === keys.main
-      ? 'main'
-      : key === keys.other
-        ? 'otherTeam'
-        : key === keys.noCredits
-          ? 'noCredits'
-          : key === keys.revoked
-            ? 'revoked'
-            : undefined
-  }
-
-  /**
-   * How a request authenticated, when the scenario did not say: the actor's
-   * role, or for a raw `Authorization` header, the header shown as is unless
-   * it carries (part of) a key the run knows, which is then redacted.
-   */
-  #credential(actor: Actor | null, key: string | null, authorization: string | undefined): Credential {
-    if (authorization !== undefined) {
-      const token = /^Bearer\s+(\S+)/i.exec(authorization)?.[1]
-      const known = [
-        this.target.keys.main,
-        this.target.keys.other,
-        this.target.keys.noCredits,
-        this.target.keys.revoked,
-        actor?.key,
-      ].filter((k): k is string => k !== undefined && k.length >= 8)
-      const secret =
-        token !== undefined &&
-        known.some((k) => token.includes(k.slice(0, -1)) || k.includes(token.slice(0, Math.max(8, token.length - 1))))
-      return secret
-        ? { role: 'a value made from a key (redacted)', header: `'Authorization: Bearer <redacted>'` }
-        : literalCredential(authorization, 'a made-up Authorization header')
-    }
-    if (key === null) return NO_KEY
-    const role = actor !== null && actor.key === key ? (actor.role ?? this.#roleOf(key)) : this.#roleOf(key)
-    if (role === 'fixture') return literalCredential(`Bearer ${key}`, `the emulator’s fixture key ${key}`)
-    return keyCredential(role ?? 'extra', actor?.label, role !== undefined && role !== 'extra' && this.#roleOf(key) === undefined)
   }
 
   /** Sends one operation with typed inputs. */

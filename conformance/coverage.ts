@@ -3,8 +3,11 @@
  * how the kit checks it or why it cannot be checked from outside. Runs
  * nothing. Exit 0; 2 on a bad flag.
  */
-import { Command, CommanderError, Option } from 'commander'
+import { Command } from 'commander'
+import { EXIT } from '../src/cli/exit-codes.js'
 import { VERSION } from '../src/client/index.js'
+import { exitCodesHelp, firstUnwritable, type Io, parseArgv, usageError } from './cli/options.js'
+import { fileFlag, type ReporterFlags, reporters, reportStreams } from './cli/reporter.js'
 import { type Check, SPEC_ITEMS, type SpecItem } from './spec-items.js'
 
 /** A check in words: `scenario projects.rename (“keeps the slug”)`, `fact config.merge`, … */
@@ -54,22 +57,29 @@ export function coverageListJson(items: readonly SpecItem[] = SPEC_ITEMS): unkno
   }
 }
 
-export function coverageMain(argv: readonly string[], io: { out: (text: string) => void; err: (text: string) => void }): number {
-  const command = new Command('presentation-conformance coverage')
+const NAME = 'presentation-conformance coverage'
+const REPORTERS = reporters(['human', 'json'], 'the list', 'human')
+
+export function coverageMain(argv: readonly string[], io: Io): number {
+  const command = new Command(NAME)
     .description(
       'The spec’s checkable items (every field, status, authentication rule, limit and transition), each with how the kit checks it or why it cannot be checked from outside.',
     )
     .version(VERSION)
-    .addOption(new Option('--reporter <name>', 'human or json').choices(['human', 'json']).default('human'))
-    .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-  try {
-    command.parse([...argv], { from: 'node' })
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
-    throw error
-  }
-  const { reporter } = command.opts<{ reporter: 'human' | 'json' }>()
-  io.out(reporter === 'json' ? `${JSON.stringify(coverageListJson(), null, 2)}\n` : `${coverageListText()}\n`)
-  return 0
+    .addHelpText(
+      'after',
+      `\n${exitCodesHelp({ ok: 'the list was printed', findings: 'never (it checks nothing)', usage: 'usage (bad flag)' })}`,
+    )
+  for (const option of REPORTERS.options()) command.addOption(option)
+  const flags = parseArgv<ReporterFlags<'human' | 'json'>>(command, argv, io)
+  if (typeof flags === 'number') return flags
+  const reporter = REPORTERS.from(flags)
+  if (typeof reporter === 'string') return usageError(io, NAME, reporter)
+  const unwritable = firstUnwritable([[fileFlag(flags), reporter?.file]])
+  if (unwritable !== undefined) return usageError(io, NAME, unwritable)
+  const problem = reportStreams(reporter, io).report(
+    reporter?.name === 'json' ? `${JSON.stringify(coverageListJson(), null, 2)}\n` : `${coverageListText()}\n`,
+  )
+  if (problem !== undefined) return usageError(io, NAME, `${fileFlag(flags)}: ${problem}`)
+  return EXIT.ok
 }

@@ -23,12 +23,12 @@ export {
   REPORT_FORMAT,
   BASELINE_FORMAT,
   type Report,
-  type Scenario,
   type ScenarioResult,
   type Finding,
   type Need,
   type Level,
   type Outcome,
+  type Skip,
   type CoverageRow,
   type Exchange,
   type ExchangeSummary,
@@ -41,4 +41,4 @@ export { coverageListText, coverageListJson } from './coverage.js'
 export { FACTS, type Fact, type SpecFact, type LearnedFact, type NeverFact, type Miss } from './facts/table.js'
 export { Observer, type Verdict } from './facts/observer.js'
 export { observe, type Observed, type Recorded } from './facts/observed.js'
-export type { CheckRecord } from './context.js'
+export type { CheckRecord, Scenario } from './context.js'

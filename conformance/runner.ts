@@ -9,12 +9,22 @@
  */
 import { COMMON_ERROR_STATUSES, OPERATION_IDS, routes, VERSION } from '../src/client/index.js'
 import type { Baseline } from './baseline.js'
-import { AbortScenario, type CheckRecord, needMet, ScenarioContext, SkipScenario, unmetReason, type RunState } from './context.js'
+import {
+  AbortScenario,
+  type CheckRecord,
+  needMet,
+  type Scenario,
+  ScenarioContext,
+  SkipScenario,
+  unmetReason,
+  type RunState,
+} from './context.js'
 import { Pacer } from './pacer.js'
 import { randomSeed, Rng } from './random.js'
 import { SCENARIOS } from './scenarios/index.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from './target.js'
-import { REPORT_FORMAT, type CoverageRow, type Report, type Scenario, type ScenarioResult } from './types.js'
+import { EXIT, type ExitCode } from '../src/cli/exit-codes.js'
+import { REPORT_FORMAT, type CoverageRow, type Need, type Report, type ScenarioResult, type Skip } from './types.js'
 
 export interface ConformanceOptions extends TargetOptions {
   /** Seed of generated inputs (names, missing ids); printed, so a run can be replayed. */
@@ -113,6 +123,22 @@ async function preflight(target: Target, pacer: Pacer): Promise<void> {
   }
 }
 
+/**
+ * Why unmet needs skip a scenario: emulator checks a target that is not our
+ * emulator can never run, whatever flags it gets; nor can checks of the
+ * seeded fixtures against an emulator the kit did not start; other needs,
+ * flags can meet.
+ */
+export function skipOf(unmet: readonly Need[]): Skip {
+  const kind = unmet.includes('emulator') ? 'emulator-only' : unmet.includes('seededWorld') ? 'kit-started-only' : 'needs'
+  return { kind, needs: [...unmet] }
+}
+
+/** Whether no flag could make a skipped scenario run against this target (it is counted apart). */
+export function noFlagRuns(skip: Skip | undefined): boolean {
+  return skip?.kind === 'emulator-only' || skip?.kind === 'kit-started-only'
+}
+
 /** Runs `tasks` with at most `limit` at once. */
 async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0
@@ -127,12 +153,14 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
   const ctx = new ScenarioContext(run, scenario, rng.fork(scenario.id))
   let outcome: ScenarioResult['outcome'] = 'pass'
   let reason: string | undefined
+  let skip: Skip | undefined
   try {
     await scenario.run(ctx)
   } catch (error) {
     if (error instanceof SkipScenario) {
       outcome = 'skip'
       reason = error.message
+      skip = { kind: 'not-applicable' }
     } else if (error instanceof AbortScenario) {
       if (ctx.failures.length === 0) ctx.must('Conformance kit', error.message, false)
       ctx.note(`stopped: ${error.message}`)
@@ -157,6 +185,7 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
     kind: scenario.kind,
     outcome,
     ...(reason === undefined ? {} : { reason }),
+    ...(skip === undefined ? {} : { skip }),
     durationMs: Math.round(performance.now() - started),
     checks: ctx.checks,
     failures: ctx.failures,
@@ -250,11 +279,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       options.onScenario?.(result)
     }
     const runnable: Scenario[] = []
-    // Emulator checks a target that is not our emulator can never run, whatever flags it gets.
-    const emulatorOnly = new Set<string>()
     for (const scenario of candidates) {
       const unmet = scenario.needs.filter((need) => !needMet(target, need))
-      if (unmet.includes('emulator') || unmet.includes('seededWorld')) emulatorOnly.add(scenario.id)
       if (unmet.length === 0) runnable.push(scenario)
       else {
         finish({
@@ -263,6 +289,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
           kind: scenario.kind,
           outcome: 'skip',
           reason: unmet.map(unmetReason).join('; '),
+          skip: skipOf(unmet),
           durationMs: 0,
           checks: 0,
           failures: [],
@@ -312,7 +339,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       stale: count('stale'),
       warnings: ordered.reduce((n, r) => n + r.warnings.length, 0),
       total: ordered.length,
-      emulatorOnly: ordered.filter((r) => r.outcome === 'skip' && emulatorOnly.has(r.id)).length,
+      emulatorOnly: ordered.filter((r) => r.outcome === 'skip' && noFlagRuns(r.skip)).length,
     }
     // Whether the flags left most of what could run here unrun (emulator-only checks do not count).
     const couldRun = summary.total - summary.emulatorOnly
@@ -335,10 +362,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   }
 }
 
-/** The exit code of a run: 0 all passed, 1 a failure or a stale baseline entry, 2 nothing could run. */
-export function exitCodeOf(report: Report): 0 | 1 | 2 {
-  if (report.summary.total === report.summary.skipped) return 2
-  return report.summary.failed + report.summary.stale > 0 ? 1 : 0
+/** The exit code of a run (`EXIT`): 0 all passed, 1 a failure or a stale baseline entry, 2 nothing could run. */
+export function exitCodeOf(report: Report): ExitCode {
+  if (report.summary.total === report.summary.skipped) return EXIT.usage
+  return report.summary.failed + report.summary.stale > 0 ? EXIT.findings : EXIT.ok
 }
 
 export const KIT_VERSION = VERSION

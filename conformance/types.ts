@@ -45,23 +45,7 @@ export type Phase = 'any' | 'quiet' | 'last'
 /** A spec check judges what `service-api.md` requires; an emulator check, a choice of `emulator-contract.md`. */
 export type ScenarioKind = 'spec' | 'emulator'
 
-export interface Scenario {
-  /** Stable id, used by `--grep`, baselines and reports: `area.name`. */
-  id: string
-  title: string
-  kind: ScenarioKind
-  needs: readonly Need[]
-  phase?: Phase
-  /**
-   * The operation × status pairs this scenario exercises. The coverage
-   * table's "exercised" comes from the exchanges a run made; this list says
-   * which statuses went unexercised because the scenario was skipped. A test
-   * holds it to what the scenario's requests are answered with against the
-   * emulator.
-   */
-  covers?: ReadonlyArray<readonly [OperationId, number]>
-  run(ctx: import('./context.js').ScenarioContext): Promise<void>
-}
+/* A scenario itself (`Scenario`: its id, needs and `run(ctx)`) is declared beside the context it runs with, in context.ts. */
 
 /** One request and its response, as sent and as received. */
 export interface Exchange {
@@ -114,6 +98,22 @@ export interface StepResult {
   checks: number
 }
 
+/**
+ * Why a scenario was skipped, as a kind a program reads (`reason` says it in words):
+ * - `emulator-only`: it checks the emulator's own choices and the target is
+ *   not the emulator (or its checks are off): no target flag makes it run here;
+ * - `kit-started-only`: it checks the seeded fixtures of an emulator the kit
+ *   started, which this target is not;
+ * - `needs`: the target does not meet `needs`, which flags can meet
+ *   (`--allow-writes`, a key, a control plane);
+ * - `not-applicable`: the scenario found, as it ran, that it does not apply.
+ */
+export interface Skip {
+  kind: 'emulator-only' | 'kit-started-only' | 'needs' | 'not-applicable'
+  /** The needs the target did not meet (all but `not-applicable`). */
+  needs?: Need[]
+}
+
 export interface ScenarioResult {
   id: string
   title: string
@@ -121,6 +121,8 @@ export interface ScenarioResult {
   outcome: Outcome
   /** Why it was skipped, or why a listed failure is stale. */
   reason?: string
+  /** A skipped scenario: why, as a kind (the reporters fold the emulator-only ones into one line). */
+  skip?: Skip
   durationMs: number
   checks: number
   failures: Finding[]
@@ -155,7 +157,8 @@ export interface Report {
   /**
    * Counts of scenarios by outcome. `emulatorOnly` is how many of the
    * `skipped` are emulator checks that no flag can make run against this
-   * target (it is not our emulator).
+   * target (it is not our emulator, or not one the kit started): their
+   * `skip.kind` is `emulator-only` or `kit-started-only`.
    */
   summary: {
     passed: number

@@ -5,30 +5,23 @@
  * from the environment), and on SIGINT or SIGTERM writes the kit's report
  * and exits: 1 if a MUST did not hold, 0 otherwise, 2 for bad flags.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { Command, Option } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
-import { integer, unwritable, url } from '../cli.js'
+import { apiBaseUrl, exitCodesHelp, firstUnwritable, integer, type Io, parseArgv, usageError } from '../cli/options.js'
+import { fileFlag, type ReporterFlags, reporters, reportStreams } from '../cli/reporter.js'
 import { junitXml } from '../report/junit.js'
 import { DEFAULT_RECORD_BODY_LIMIT, HarRecorder } from '../har/recorder.js'
 import { judgementLine } from './judge.js'
 import { startProxy } from './server.js'
-import { writeFileSync } from 'node:fs'
 
-const EXIT_CONFIG = 2
+const NAME = 'presentation-conformance proxy'
+const REPORTERS = reporters(['json', 'junit'], 'the report written on SIGINT/SIGTERM')
 
-export interface Io {
-  out: (text: string) => void
-  err: (text: string) => void
-}
-
-function baseUrl(value: string): string {
-  const checked = url(value)
-  if (!/\/v1\/?$/.test(new URL(checked).pathname)) throw new InvalidArgumentError('must be the target’s API base URL, ending in /v1')
-  return checked
-}
+export type { Io }
 
 function proxyCommand(): Command {
-  return new Command('presentation-conformance proxy')
+  const command = new Command(NAME)
     .description(
       'A validating proxy: forwards <proxy>/v1/X to <base-url>/X untouched, and judges each exchange and the sequence against what the spec requires.',
     )
@@ -36,7 +29,7 @@ function proxyCommand(): Command {
     .addOption(
       new Option('--base-url <url>', 'the target’s API base URL, ending in /v1')
         .env('CONFORMANCE_BASE_URL')
-        .argParser(baseUrl)
+        .argParser(apiBaseUrl)
         .makeOptionMandatory(),
     )
     .addOption(new Option('--port <n>', 'the port to listen on (0 picks a free one)').default(0).argParser(integer('--port', 0, 65_535)))
@@ -47,8 +40,8 @@ function proxyCommand(): Command {
         .default(DEFAULT_RECORD_BODY_LIMIT)
         .argParser(integer('--record-body-limit', 0, 1024 * 1024 * 1024)),
     )
-    .addOption(new Option('--reporter <name>', 'json or junit: the report written on SIGINT/SIGTERM').choices(['json', 'junit']))
-    .option('--output <file>', 'write the report to a file (default: stdout)')
+  for (const option of REPORTERS.options()) command.addOption(option)
+  return command
     .addOption(new Option('--api-key <key>', 'the main key: its prefix is the service prefix (auth.prefix)').env('CONFORMANCE_API_KEY'))
     .addOption(
       new Option('--other-team-key <key>', 'another team’s key: isolation facts between it and --api-key').env(
@@ -60,19 +53,17 @@ function proxyCommand(): Command {
       'after',
       `
 Findings are printed as they happen; on SIGINT or SIGTERM the report is written.
-Exit codes: 1 a MUST did not hold, 0 otherwise, 2 bad flags.
+${exitCodesHelp({ ok: 'no MUST failed', findings: 'a MUST did not hold', usage: 'usage or configuration (bad flag, a port in use, a path that cannot be written)' })}
 Docs: docs/conformance/proxy.md`,
     )
 }
 
-interface ProxyFlags {
+interface ProxyFlags extends ReporterFlags<'json' | 'junit'> {
   baseUrl: string
   port: number
   host: string
   record?: string
   recordBodyLimit: number
-  reporter?: 'json' | 'junit'
-  output?: string
   apiKey?: string
   otherTeamKey?: string
   revokedKey?: string
@@ -83,26 +74,16 @@ interface ProxyFlags {
  * resolves to the exit code.
  */
 export async function proxyMain(argv: readonly string[], io: Io, stop: Promise<unknown> = stopSignal()): Promise<number> {
-  const command = proxyCommand().exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err })
-  try {
-    command.parse([...argv], { from: 'node' })
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_CONFIG
-    throw error
-  }
-  const flags = command.opts<ProxyFlags>()
-  const fail = (message: string) => {
-    io.err(`presentation-conformance proxy: ${message}\n`)
-    return EXIT_CONFIG
-  }
-  if (flags.output !== undefined && flags.reporter === undefined) return fail('--output needs --reporter json or junit')
-  for (const [flag, file] of [
+  const flags = parseArgv<ProxyFlags>(proxyCommand(), argv, io)
+  if (typeof flags === 'number') return flags
+  const fail = (message: string) => usageError(io, NAME, message)
+  const reporter = REPORTERS.from(flags)
+  if (typeof reporter === 'string') return fail(reporter)
+  const unwritable = firstUnwritable([
     ['--record', flags.record],
-    ['--output', flags.output],
-  ] as const) {
-    const problem = file === undefined ? undefined : unwritable(file)
-    if (problem !== undefined) return fail(`${flag}: ${problem}`)
-  }
+    [fileFlag(flags), reporter?.file],
+  ])
+  if (unwritable !== undefined) return fail(unwritable)
   let recorder: HarRecorder | undefined
   if (flags.record !== undefined) {
     try {
@@ -111,8 +92,8 @@ export async function proxyMain(argv: readonly string[], io: Io, stop: Promise<u
       return fail(`--record: ${(error as Error).message}`)
     }
   }
-  // The report owns stdout when it has no file; the lines then go to stderr.
-  const lines = flags.reporter !== undefined && flags.output === undefined ? io.err : io.out
+  const streams = reportStreams(reporter, io)
+  const lines = streams.lines
   let proxy: Awaited<ReturnType<typeof startProxy>>
   try {
     proxy = await startProxy({
@@ -127,12 +108,12 @@ export async function proxyMain(argv: readonly string[], io: Io, stop: Promise<u
         lines(
           `${j.level === 'note' ? '·' : '✗'} ${judgementLine(j)}${j.because === undefined ? '' : ` (${j.because})`}\n${j.level === 'note' ? '' : `    ${j.curl}\n`}`,
         ),
-      onProblem: (message) => io.err(`presentation-conformance proxy: ${message}\n`),
+      onProblem: (message) => io.err(`${NAME}: ${message}\n`),
     })
   } catch (error) {
     return fail(`cannot listen on ${flags.host}:${flags.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
   }
-  io.err(`presentation-conformance proxy ${VERSION} → ${flags.baseUrl}${recorder === undefined ? '' : ` · recording to ${flags.record}`}\n`)
+  io.err(`${NAME} ${VERSION} → ${flags.baseUrl}${recorder === undefined ? '' : ` · recording to ${flags.record}`}\n`)
   lines(`${proxy.url}\n`)
   await stop
   await proxy.close()
@@ -140,7 +121,7 @@ export async function proxyMain(argv: readonly string[], io: Io, stop: Promise<u
     try {
       await recorder.flushed()
     } catch (error) {
-      io.err(`presentation-conformance proxy: --record: could not write ${flags.record}: ${(error as Error).message}\n`)
+      io.err(`${NAME}: --record: could not write ${flags.record}: ${(error as Error).message}\n`)
     }
   }
   const report = proxy.judge.report(proxy.startedAt, Date.now() - proxy.startedAt.getTime(), flags.baseUrl)
@@ -149,17 +130,11 @@ export async function proxyMain(argv: readonly string[], io: Io, stop: Promise<u
   io.err(
     `${proxy.judge.exchanges} exchanges judged · ${s.total} facts applied: ${s.passed} held, ${s.failed} with a MUST failing · ${s.warnings} warning(s) · ${notes} note(s)\n`,
   )
-  if (flags.reporter !== undefined) {
-    const text = flags.reporter === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report)
-    if (flags.output === undefined) io.out(text)
-    else
-      try {
-        writeFileSync(flags.output, text)
-      } catch (error) {
-        io.err(`presentation-conformance proxy: --output: could not write ${flags.output}: ${(error as Error).message}\n`)
-      }
+  if (reporter !== undefined) {
+    const problem = streams.report(reporter.name === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report))
+    if (problem !== undefined) io.err(`${NAME}: ${fileFlag(flags)}: ${problem}\n`)
   }
-  return proxy.judge.failed ? 1 : 0
+  return proxy.judge.failed ? EXIT.findings : EXIT.ok
 }
 
 /**

@@ -23,7 +23,8 @@ import { observe } from '../facts/observed.js'
 import { Observer } from '../facts/observer.js'
 import { type FACTS, ONE_EXCHANGE_FACTS } from '../facts/table.js'
 import { prefixOf } from '../facts/model.js'
-import { curlCommand, keyCredential, redactedHeaders, type Credential, type KeyRole } from '../curl.js'
+import { curlCommand, keyCredential, type Credential, type KeyRole } from '../curl.js'
+import { summarize } from '../report/exchange.js'
 import {
   type CoverageRow,
   type ExchangeSummary,
@@ -260,7 +261,7 @@ export class ProxyJudge {
       message: `${judgement.operation}: ${judgement.statement}${judgement.subject === undefined ? '' : ` (${judgement.subject})`}`,
       expected: judgement.expected,
       actual: judgement.actual,
-      exchange: summaryOf(recorded),
+      exchange: summaryOf(recorded, this.#credential(recorded)),
       curl: judgement.curl,
     }
     ;(judgement.level === 'MUST' ? tally.failures : tally.warnings).push(finding)
@@ -274,21 +275,24 @@ export class ProxyJudge {
       this.#coverage.set(key, { operationId: ex.operationId, status: ex.status, state: 'exercised', scenarios: ['proxy'] })
   }
 
-  #curl(recorded: Recorded): string {
-    const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(recorded.requestHeaders)) if (!NOT_REPRODUCED.has(name.toLowerCase())) headers[name] = value
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1]
+  /** Which of the keys the proxy was told of sent the request (the curl reads it from that role's variable), or undefined. */
+  #credential(recorded: Recorded): Credential | undefined {
+    const authorization = Object.entries(recorded.requestHeaders).find(([name]) => name.toLowerCase() === 'authorization')?.[1]
+    const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1]
     const roles: Array<[string | undefined, KeyRole]> = [
       [this.#options.apiKey, 'main'],
       [this.#options.otherTeamKey, 'otherTeam'],
       [this.#options.revokedKey, 'revoked'],
     ]
     const role = roles.find(([value]) => value !== undefined && value === key)?.[1]
-    let credential: Credential | undefined
-    if (role !== undefined) {
-      credential = keyCredential(role)
-      delete headers.authorization
-    }
+    return role === undefined ? undefined : keyCredential(role)
+  }
+
+  #curl(recorded: Recorded): string {
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(recorded.requestHeaders)) if (!NOT_REPRODUCED.has(name.toLowerCase())) headers[name] = value
+    const credential = this.#credential(recorded)
+    if (credential !== undefined) delete headers.authorization
     return curlCommand({ method: recorded.method, url: recorded.url, headers, body: recorded.requestBody }, credential)
   }
 
@@ -351,15 +355,13 @@ export function judgementLine(j: Judgement): string {
   return `${j.level === 'note' ? 'note' : j.level}  ${j.clause}  ${j.operation}: ${j.factId}${j.subject === undefined ? '' : ` (${j.subject})`}: expected ${j.expected}, seen ${j.actual}`
 }
 
-function summaryOf(recorded: Recorded): ExchangeSummary {
-  const body = recorded.requestBody
-  return {
-    request: {
-      method: recorded.method,
-      url: recorded.url,
-      headers: redactedHeaders(recorded.requestHeaders),
-      ...(body === undefined ? {} : { body }),
-    },
-    response: { status: recorded.status, headers: recorded.responseHeaders, body: recorded.responseBody.slice(0, 2000) },
-  }
+/** A recorded exchange as the kit's reports show one (`summarize`, the same bounds as a kit run's). */
+function summaryOf(recorded: Recorded, credential: Credential | undefined): ExchangeSummary {
+  return summarize({
+    ...(credential === undefined ? {} : { credential }),
+    request: { method: recorded.method, url: recorded.url, headers: recorded.requestHeaders, body: recorded.requestBody },
+    status: recorded.status,
+    headers: Object.fromEntries(Object.entries(recorded.responseHeaders).map(([name, value]) => [name.toLowerCase(), value])),
+    text: recorded.responseBody,
+  })
 }

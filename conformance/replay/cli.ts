@@ -5,28 +5,19 @@
  * that is not HAR.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { Command, Option } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
-import { integer, unwritable, url } from '../cli.js'
+import type { Har } from '../../src/schemas/index.js'
+import { apiBaseUrl, exitCodesHelp, integer, type Io, pairs, parseArgv, targetOptionsFrom, unwritable, usageError } from '../cli/options.js'
 import { shown } from '../facts/compare.js'
 import { HarError, readHar } from '../har/read.js'
-import type { Har } from '../../src/schemas/index.js'
 import { type ReplayResult, replay, type SentRequest } from './replay.js'
 
-const EXIT_CONFIG = 2
-
-function pair(flag: string) {
-  return (value: string, previous: Map<string, string> = new Map()) => {
-    const at = value.indexOf('=')
-    if (at <= 0 || at === value.length - 1)
-      throw new InvalidArgumentError(`must be ${flag === '--key' ? 'LABEL=KEY (key-1=…)' : 'OLD=NEW'}`)
-    previous.set(value.slice(0, at).replace(/^<|>$/g, ''), value.slice(at + 1))
-    return previous
-  }
-}
+const NAME = 'presentation-conformance replay'
 
 function replayCommand(): Command {
-  return new Command('presentation-conformance replay')
+  return new Command(NAME)
     .description(
       'Sends the requests of a HAR recording (the proxy’s, the emulator’s /_emulator/requests.har, a browser’s devtools) to a target, replacing the ids its answers introduced, and compares each answer with the recorded one on what the spec requires.',
     )
@@ -38,16 +29,16 @@ function replayCommand(): Command {
         'http',
       ]),
     )
-    .addOption(new Option('--base-url <url>', 'the target’s API base URL, ending in /v1').argParser(url))
+    .addOption(new Option('--base-url <url>', 'the target’s API base URL, ending in /v1').argParser(apiBaseUrl))
     .addOption(
       new Option(
         '--key <label=key>',
         'the key to send for a label of the recording (key-1, or the journal’s key id); repeatable',
-      ).argParser(pair('--key')),
+      ).argParser(pairs('LABEL=KEY (key-1=…)')),
     )
     .addOption(
       new Option('--map <old=new>', 'send NEW where the recording has OLD, an id it did not introduce; repeatable').argParser(
-        pair('--map'),
+        pairs('OLD=NEW'),
       ),
     )
     .option('--allow-writes', 'send the requests that create and change projects')
@@ -68,7 +59,7 @@ function replayCommand(): Command {
 Entries are skipped, and listed, when they cannot be understood, had a body cut,
 are OPTIONS, go to another host or outside /v1, name an id the recording did not
 introduce (unless --map names it), or need --allow-writes / --allow-generation.
-Exit codes: 0 no divergence, 1 a divergence, 2 bad flags or a file that is not HAR.
+${exitCodesHelp({ ok: 'no divergence', findings: 'a divergence', usage: 'usage or configuration (bad flag, a file that is not HAR, an unreachable target)' })}
 Docs: docs/conformance/proxy.md`,
     )
 }
@@ -111,7 +102,7 @@ function counterexampleHar(steps: ReplayResult['steps'], upTo: number, recorded:
   return {
     log: {
       version: '1.2',
-      creator: { name: 'presentation-conformance replay', version: VERSION },
+      creator: { name: NAME, version: VERSION },
       entries: steps.filter((s) => s.index <= upTo).map((s) => recorded.get(s.index)),
     },
   }
@@ -120,25 +111,14 @@ function counterexampleHar(steps: ReplayResult['steps'], upTo: number, recorded:
 const request = (r: SentRequest) =>
   `${r.method} ${r.url}${r.body === undefined ? '' : ` ${r.body.length > 200 ? `${r.body.slice(0, 200)}…` : r.body}`}`
 
-export async function replayMain(
-  argv: readonly string[],
-  io: { out: (text: string) => void; err: (text: string) => void },
-): Promise<number> {
-  const command = replayCommand().exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err })
-  try {
-    command.parse([...argv], { from: 'node' })
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_CONFIG
-    throw error
-  }
-  const flags = command.opts<ReplayFlags>()
+export async function replayMain(argv: readonly string[], io: Io): Promise<number> {
+  const command = replayCommand()
+  const flags = parseArgv<ReplayFlags>(command, argv, io)
+  if (typeof flags === 'number') return flags
   const [file] = command.args as [string]
-  const fail = (message: string) => {
-    io.err(`presentation-conformance replay: ${message}\n`)
-    return EXIT_CONFIG
-  }
-  if (flags.target !== undefined && flags.baseUrl !== undefined) return fail('--target and --base-url exclude each other')
-  if (flags.baseUrl !== undefined && !/\/v1\/?$/.test(new URL(flags.baseUrl).pathname)) return fail('--base-url must end in /v1')
+  const fail = (message: string) => usageError(io, NAME, message)
+  const target = targetOptionsFrom(flags)
+  if (typeof target === 'string') return fail(target)
   const counterexample = flags.counterexample ?? 'replay-counterexample.har'
   const problem = unwritable(counterexample)
   if (problem !== undefined && !flags.dryRun) return fail(`--counterexample: ${problem}`)
@@ -177,9 +157,7 @@ export async function replayMain(
     close = () => emulator.close()
   }
 
-  io.out(
-    `presentation-conformance replay ${VERSION} · ${file} (${entries.length} entries) → ${baseUrl}${flags.dryRun ? ' · dry run' : ''}\n`,
-  )
+  io.out(`${NAME} ${VERSION} · ${file} (${entries.length} entries) → ${baseUrl}${flags.dryRun ? ' · dry run' : ''}\n`)
   let result: ReplayResult
   try {
     result = await replay(entries, {
@@ -209,7 +187,7 @@ export async function replayMain(
   io.out(`\n${result.sent} sent, ${result.skipped.length} skipped, ${result.divergences.length} divergence(s)\n`)
   if (result.divergences.length === 0) {
     if (!flags.dryRun) io.out('No divergence.\n')
-    return 0
+    return EXIT.ok
   }
   const first = result.divergences[0]!
   io.out('\nDivergences (the first one ends the counterexample):\n')
@@ -223,7 +201,7 @@ export async function replayMain(
     writeFileSync(script, curlScript(result.steps.filter((s) => s.index <= first.index)), { mode: 0o700 })
     io.out(`\nCounterexample: ${counterexample} (replay it: presentation-conformance replay ${counterexample} …), curl script: ${script}\n`)
   } catch (error) {
-    io.err(`presentation-conformance replay: could not write the counterexample: ${(error as Error).message}\n`)
+    io.err(`${NAME}: could not write the counterexample: ${(error as Error).message}\n`)
   }
-  return 1
+  return EXIT.findings
 }

@@ -5,7 +5,8 @@
  * are arranged through a control plane, or named by flags on a deployment.
  */
 import { Clauses, endpoint } from '../clauses.js'
-import type { Actor, ScenarioContext } from '../context.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
 import { derivedCredential } from '../curl.js'
 import { prefixOf } from '../facts/model.js'
 import { listed, needs, scenario } from './support.js'

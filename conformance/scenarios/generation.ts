@@ -1,6 +1,7 @@
 /** Generation: the job life cycle, templates, every bound of the body, credits. */
 import { Clauses, endpoint } from '../clauses.js'
-import type { Actor, ScenarioContext } from '../context.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
 import { needs, scenario } from './support.js'
 
 const GENERATE = endpoint('generateProject')

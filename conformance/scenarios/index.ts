@@ -1,5 +1,5 @@
 /** Every scenario of the kit, in report order: spec checks, then emulator checks. */
-import type { Scenario } from '../types.js'
+import type { Scenario } from '../context.js'
 import { accessScenarios } from './access.js'
 import { authScenarios } from './auth.js'
 import { configScenarios } from './config.js'

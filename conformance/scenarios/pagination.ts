@@ -4,7 +4,8 @@
  * `published` filter.
  */
 import { Clauses, endpoint } from '../clauses.js'
-import type { Actor, ScenarioContext } from '../context.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
 import { createProject, expectNoRepeats, scenario, walk } from './support.js'
 
 /**

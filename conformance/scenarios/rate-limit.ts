@@ -1,6 +1,7 @@
 /** The rate limit: 50 requests per minute per user, shared by all endpoints; 429 with the three headers. */
 import { Clauses } from '../clauses.js'
-import type { Actor, ScenarioContext } from '../context.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
 import { SPEC_RATE_LIMIT } from '../pacer.js'
 import type { Exchange } from '../types.js'
 import { OPERATION_IDS } from '../../src/client/index.js'

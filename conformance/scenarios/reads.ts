@@ -1,6 +1,7 @@
 /** Reads every key can make: teams, templates, the project list and detail, and what a missing resource answers. */
 import { Clauses, endpoint } from '../clauses.js'
-import type { Actor, ScenarioContext } from '../context.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
 import { createProject, missingSlug, needs, PROJECT_SLUG_OPERATIONS, scenario } from './support.js'
 
 /**

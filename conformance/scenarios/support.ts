@@ -1,8 +1,10 @@
 /** Building blocks the scenarios share: projects to work on, list walks. */
 import type { OperationId } from '../../src/client/index.js'
 import { Clauses, endpoint } from '../clauses.js'
-import type { Actor, ScenarioContext } from '../context.js'
-import type { Exchange, Need, Scenario } from '../types.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
+import type { Scenario } from '../context.js'
+import type { Exchange, Need } from '../types.js'
 
 /** Every non-extension operation (the spec's own). */
 export const SPEC_OPERATIONS: OperationId[] = [

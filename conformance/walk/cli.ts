@@ -4,27 +4,32 @@
  * 2 a configuration error.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { Command, Option } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
-import { addTargetOptions, integer, targetOptionsFrom, type TargetFlags } from '../cli.js'
+import {
+  addTargetOptions,
+  duration,
+  exitCodesHelp,
+  firstUnwritable,
+  integer,
+  type Io,
+  parseArgv,
+  type TargetFlags,
+  targetOptionsFrom,
+  usageError,
+} from '../cli/options.js'
+import { fileFlag, type ReporterFlags, reporters, reportStreams } from '../cli/reporter.js'
 import { ConfigurationError } from '../target.js'
 import { curlScript, parseReplay, replayFile, walkText } from './report.js'
 import { DEFAULT_MAX_GENERATIONS, DEFAULT_RUNS, DEFAULT_STEPS, runWalk, type WalkOptions } from './walk.js'
 
-const EXIT_CONFIG = 2
-
-/** `5m`, `90s`, `1h` or a number of seconds. */
-function duration(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim())
-  if (match === null) throw new InvalidArgumentError('must be a duration such as 90s, 5m or 1h')
-  const n = Number(match[1])
-  const unit = match[2] ?? 's'
-  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!)
-}
+const NAME = 'presentation-conformance walk'
+const REPORTERS = reporters(['human', 'json'], 'the result', 'human')
 
 export function walkCommand(): Command {
-  return addTargetOptions(
-    new Command('presentation-conformance walk')
+  const command = addTargetOptions(
+    new Command(NAME)
       .description(
         'Random sequences of operations against the target and the emulator side by side, compared on what the spec requires; a divergence is shrunk to the shortest sequence.',
       )
@@ -52,11 +57,14 @@ export function walkCommand(): Command {
     )
     .option('--replay <file>', 'run a saved counterexample again')
     .option('--counterexample <file>', 'where to save a counterexample (default: walk-counterexample-<seed>.json)')
-    .addOption(new Option('--reporter <name>', 'human or json').choices(['human', 'json']).default('human'))
-    .option('--output <file>', 'write the json report to a file (default: stdout)')
+  for (const option of REPORTERS.options()) command.addOption(option)
+  return command.addHelpText(
+    'after',
+    `\n${exitCodesHelp({ ok: 'no divergence', findings: 'a divergence', usage: 'usage or configuration (bad flag, unreachable target, a file that is not a replay file)' })}`,
+  )
 }
 
-interface WalkFlags extends TargetFlags {
+interface WalkFlags extends TargetFlags, ReporterFlags<'human' | 'json'> {
   runs: number
   maxGenerations: number
   steps: number
@@ -64,24 +72,21 @@ interface WalkFlags extends TargetFlags {
   timeBudget: number
   replay?: string
   counterexample?: string
-  reporter: 'human' | 'json'
-  output?: string
 }
 
-export async function walkMain(argv: readonly string[], io: { out: (text: string) => void; err: (text: string) => void }): Promise<number> {
-  const command = walkCommand().exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err })
-  try {
-    command.parse([...argv], { from: 'node' })
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_CONFIG
-    throw error
-  }
-  const flags = command.opts<WalkFlags>()
+export async function walkMain(argv: readonly string[], io: Io): Promise<number> {
+  const flags = parseArgv<WalkFlags>(walkCommand(), argv, io)
+  if (typeof flags === 'number') return flags
+  const fail = (message: string) => usageError(io, NAME, message)
   const target = targetOptionsFrom(flags)
-  if (typeof target === 'string') {
-    io.err(`presentation-conformance walk: ${target}\n`)
-    return EXIT_CONFIG
-  }
+  if (typeof target === 'string') return fail(target)
+  const reporter = REPORTERS.from(flags)
+  if (typeof reporter === 'string') return fail(reporter)
+  const problem = firstUnwritable([
+    [fileFlag(flags), reporter?.file],
+    ['--counterexample', flags.counterexample],
+  ])
+  if (problem !== undefined) return fail(problem)
   const options: WalkOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
@@ -96,11 +101,10 @@ export async function walkMain(argv: readonly string[], io: { out: (text: string
       options.replay = saved.steps
       options.seed ??= saved.seed
     } catch (error) {
-      io.err(`presentation-conformance walk: ${(error as Error).message}\n`)
-      return EXIT_CONFIG
+      return fail((error as Error).message)
     }
   }
-  const human = flags.reporter === 'human' || flags.output !== undefined ? io.out : io.err
+  const streams = reportStreams(reporter, io)
   try {
     const result = await runWalk(options)
     const files: { replay?: string; script?: string } = {}
@@ -111,18 +115,14 @@ export async function walkMain(argv: readonly string[], io: { out: (text: string
       files.script = `${files.replay.replace(/\.json$/, '')}.sh`
       writeFileSync(files.script, curlScript(result), { mode: 0o755 })
     }
-    human(`${walkText(result, files)}\n`)
-    if (flags.reporter === 'json') {
-      const text = `${JSON.stringify(result, null, 2)}\n`
-      if (flags.output === undefined) io.out(text)
-      else writeFileSync(flags.output, text)
+    streams.lines(`${walkText(result, files)}\n`)
+    if (reporter?.name === 'json') {
+      const cannot = streams.report(`${JSON.stringify(result, null, 2)}\n`)
+      if (cannot !== undefined) return fail(`${fileFlag(flags)}: ${cannot}`)
     }
-    return result.counterexample === undefined ? 0 : 1
+    return result.counterexample === undefined ? EXIT.ok : EXIT.findings
   } catch (error) {
-    if (error instanceof ConfigurationError) {
-      io.err(`presentation-conformance walk: ${error.message}\n`)
-      return EXIT_CONFIG
-    }
+    if (error instanceof ConfigurationError) return fail(error.message)
     throw error
   }
 }

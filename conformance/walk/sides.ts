@@ -6,7 +6,8 @@
  * the step's answer was (its status, compared with the oracle's) and keeps
  * the walk's handles on the projects it made.
  */
-import type { Actor, ScenarioContext } from '../context.js'
+import type { Actor } from '../actors.js'
+import type { ScenarioContext } from '../context.js'
 import { Observer, type Verdict } from '../facts/observer.js'
 import { observedFrom } from '../facts/observed.js'
 import type { Exchange } from '../types.js'

@@ -14,12 +14,14 @@ import * as z from 'zod'
 import { createClient, createControlClient, type ControlClient } from '../../src/client/index.js'
 import { Clauses, endpoint } from '../clauses.js'
 import { refOf } from '../reference.js'
-import { type Actor, type RunState, ScenarioContext } from '../context.js'
-import { curlCommand, keyCredential, NO_KEY, redactedHeaders } from '../curl.js'
+import { SUMMARY_LIMITS, summarize, type SummaryLimits } from '../report/exchange.js'
+import type { Actor } from '../actors.js'
+import { type RunState, type Scenario, ScenarioContext } from '../context.js'
+import { type Credential, curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { Pacer } from '../pacer.js'
 import { Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
-import type { Exchange, ExchangeSummary, Scenario } from '../types.js'
+import type { Exchange, ExchangeSummary } from '../types.js'
 import { type Handle, type Observation, type Resolved, Side } from './sides.js'
 import { describeStep, issuePath, SLIDE_STEPS, sequenceArbitrary, type WalkStep, WalkStepSchema } from './steps.js'
 
@@ -155,21 +157,6 @@ class DivergenceFound extends Error {
   }
 }
 
-function summarize(exchange: Exchange): ExchangeSummary {
-  const headers: Record<string, string> = {}
-  for (const name of ['content-type', 'x-service-error-code', 'x-ratelimit-remaining', 'retry-after'])
-    if (exchange.headers[name] !== undefined) headers[name] = exchange.headers[name]!
-  return {
-    request: {
-      method: exchange.request.method,
-      url: exchange.request.url,
-      headers: redactedHeaders(exchange.request.headers),
-      ...(exchange.request.body === undefined ? {} : { body: exchange.request.body }),
-    },
-    response: { status: exchange.status, headers, body: exchange.text.length > 600 ? `${exchange.text.slice(0, 600)}…` : exchange.text },
-  }
-}
-
 /** The first fact both sides state differently; the status first. */
 export function firstDivergence(
   target: Record<string, unknown>,
@@ -237,6 +224,20 @@ export interface RanStep {
   made: number | undefined
 }
 
+/**
+ * How a walk's report and curls name each key: the script and the curls
+ * read the main key and another team's from their variables, whichever
+ * account the walk made.
+ */
+const CREDENTIALS: Record<WalkExchange['key'], Credential> = {
+  main: keyCredential('main'),
+  other: keyCredential('otherTeam'),
+  none: NO_KEY,
+}
+
+/** A step's request bodies are kept whole: the curl script sends them again. */
+const WALK_LIMITS: SummaryLimits = { ...SUMMARY_LIMITS, requestBody: Number.POSITIVE_INFINITY }
+
 function keyOf(side: Side, exchange: Exchange): WalkExchange['key'] {
   const authorization = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1]
   if (authorization === undefined) return 'none'
@@ -261,13 +262,15 @@ function resolve(step: WalkStep, run: Run): Resolved | undefined {
   return { step, at }
 }
 
-/**
- * Walks a target against the emulator. Resolves with the result (with a
- * shrunk counterexample when a divergence was found); throws
- * `ConfigurationError` for a bad configuration.
- */
-export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
-  const started = Date.now()
+/** The walk's settings, checked: a bad one is a configuration error before anything is sent. */
+interface WalkSettings {
+  seed: number
+  runs: number
+  maxSteps: number
+  maxGenerations: number
+}
+
+function settingsOf(options: WalkOptions): WalkSettings {
   const seed = options.seed ?? randomSeed()
   const runs = options.runs ?? DEFAULT_RUNS
   const maxSteps = options.steps ?? DEFAULT_STEPS
@@ -282,248 +285,272 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       throw new ConfigurationError(`the steps to replay are not walk steps: step${issuePath(issue.path)}: ${issue.message}`)
     }
   }
-  const rng = new Rng(seed)
-  const runId = rng.fork('walk').token(6)
-  // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
-  const target = await resolveTarget({ ownRateLimit: 0, ...options })
+  return { seed, runs, maxSteps, maxGenerations }
+}
+
+/** The in-process emulator a walk holds the target to, as a target of its own (manual clock, no rate limit). */
+async function startOracle(): Promise<Target> {
   const { createEmulator } = await import('../../src/index.js')
-  const oracleEmulator = createEmulator({ clock: 'manual', rateLimit: 0 })
-  try {
-    if (target.keys.main !== undefined) {
-      const status = (
-        await target.client.raw({ operationId: 'listTeams', apiKey: target.keys.main }).catch((error: Error) => {
-          throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${error.message}`)
-        })
-      ).response.status
-      if (status === 401) throw new ConfigurationError('the target rejects the API key (GET /teams answered 401)')
-    }
-    if (!target.allowWrites) throw new ConfigurationError('a walk creates the projects it walks: pass --allow-writes')
-    const oracleControl: ControlClient = createControlClient({ url: 'http://127.0.0.1:4010', fetch: oracleEmulator.fetch })
-    const oracleTarget: Target = {
-      kind: 'in-process',
-      baseUrl: 'http://127.0.0.1:4010/v1',
-      client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: oracleEmulator.fetch }),
-      keys: {},
-      fixtures: {},
-      control: oracleControl,
-      emulatorChecks: true,
-      seededWorld: false,
-      allowWrites: true,
-      allowGeneration: true,
-      pace: false,
-      clock: {
-        now: async () => Date.parse((await oracleControl.clock()).now),
-        sleep: async (ms) => void (ms > 0 && (await oracleControl.advanceClock({ ms: Math.ceil(ms) }))),
-      },
-      close: async () => oracleEmulator.close(),
-    }
-    const state = (t: Target): RunState => ({
-      target: t,
-      pacer: new Pacer(t.clock, t.pace),
-      runId,
-      created: new Set(),
-      exercised: new Set(),
-      jobTimeoutMs: 600_000,
-      shared: new Map(),
-      requests: 0,
-    })
-    const targetState = state(target)
-    const oracleState = state(oracleTarget)
+  const emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  const control: ControlClient = createControlClient({ url: 'http://127.0.0.1:4010', fetch: emulator.fetch })
+  return {
+    kind: 'in-process',
+    baseUrl: 'http://127.0.0.1:4010/v1',
+    client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: emulator.fetch }),
+    keys: {},
+    fixtures: {},
+    control,
+    emulatorChecks: true,
+    seededWorld: false,
+    allowWrites: true,
+    allowGeneration: true,
+    pace: false,
+    clock: {
+      now: async () => Date.parse((await control.clock()).now),
+      sleep: async (ms) => void (ms > 0 && (await control.advanceClock({ ms: Math.ceil(ms) }))),
+    },
+    close: async () => emulator.close(),
+  }
+}
+
+/** A target the walk cannot use is a configuration error: one it cannot reach, whose key it refuses, or without writes. */
+async function preflight(target: Target): Promise<void> {
+  if (target.keys.main !== undefined) {
+    const status = (
+      await target.client.raw({ operationId: 'listTeams', apiKey: target.keys.main }).catch((error: Error) => {
+        throw new ConfigurationError(`the target ${target.baseUrl} is unreachable: ${error.message}`)
+      })
+    ).response.status
+    if (status === 401) throw new ConfigurationError('the target rejects the API key (GET /teams answered 401)')
+  }
+  if (!target.allowWrites) throw new ConfigurationError('a walk creates the projects it walks: pass --allow-writes')
+}
+
+/** State shared by a run's scenario contexts (the walk's own, no observer: each side's judges). */
+function runState(target: Target, runId: string): RunState {
+  return {
+    target,
+    pacer: new Pacer(target.clock, target.pace),
+    runId,
+    created: new Set(),
+    exercised: new Set(),
+    jobTimeoutMs: 600_000,
+    shared: new Map(),
+    requests: 0,
+  }
+}
+
+/**
+ * One walk against a target and the oracle: it starts runs, runs steps on
+ * both sides, searches random sequences, shrinks a divergence and says what
+ * it found. `runWalk` drives it, step by named step.
+ */
+class Walk {
+  readonly #targetState: RunState
+  readonly #targetCtx: ScenarioContext
+  readonly #oracleCtx: ScenarioContext
+  /** A project with slides to copy, per key: the requests that make it are the first copy step's. */
+  readonly #sources = new Map<string, Promise<string | undefined>>()
+  readonly #unchecked = new Map<string, number>()
+  readonly #generations: WalkResult['generations']
+  readonly #extensions: boolean
+  runsStarted = 0
+  stepsRun = 0
+
+  constructor(
+    readonly started: number,
+    readonly options: WalkOptions,
+    readonly settings: WalkSettings,
+    readonly runId: string,
+    rng: Rng,
+    readonly target: Target,
+    oracle: Target,
+  ) {
+    this.#targetState = runState(target, runId)
     // Each side's observer judges the walk's exchanges (sides.ts), not the context's.
-    const targetCtx = new ScenarioContext(targetState, WALK_SCENARIO, rng.fork('target'), { observe: false })
-    const oracleCtx = new ScenarioContext(oracleState, WALK_SCENARIO, rng.fork('oracle'), { observe: false })
-    // A project with slides to copy (the spec shows no way to make slides): found once per key on a
-    // deployment; made through the create-slide extension when the target is our emulator.
-    const sources = new Map<string, Promise<string | undefined>>()
-    // The requests that make the source are the first copy step's (its report and curl script show them).
-    const findSource = (actor: Actor) => (exchanges: Exchange[]) => {
-      let source = sources.get(actor.key)
+    this.#targetCtx = new ScenarioContext(this.#targetState, WALK_SCENARIO, rng.fork('target'), { observe: false })
+    this.#oracleCtx = new ScenarioContext(runState(oracle, runId), WALK_SCENARIO, rng.fork('oracle'), { observe: false })
+    this.#generations = { started: 0, cap: target.allowGeneration ? settings.maxGenerations : 0 }
+    this.#extensions = target.control !== undefined && target.emulatorChecks
+  }
+
+  /**
+   * A project with slides to copy (the spec shows no way to make slides):
+   * found once per key on a deployment; made through the create-slide
+   * extension when the target is our emulator. The requests that make it
+   * are the first copy step's (its report and curl script show them).
+   */
+  #findSource(actor: Actor) {
+    const ctx = this.#targetCtx
+    return (exchanges: Exchange[]) => {
+      let source = this.#sources.get(actor.key)
       if (source === undefined) {
         source = (async () => {
-          if (target.control !== undefined) {
-            const made = await targetCtx.send(actor, { operationId: 'createProject', body: { name: targetCtx.name('slides source') } })
+          if (this.target.control !== undefined) {
+            const made = await ctx.send(actor, { operationId: 'createProject', body: { name: ctx.name('slides source') } })
             exchanges.push(made)
             const slug = (made.json as { projectSlug?: string })?.projectSlug
             if (made.status !== 200 || slug === undefined) return undefined
-            targetCtx.created(slug)
+            ctx.created(slug)
             for (const name of ['Cover', 'Agenda', 'Numbers'])
-              exchanges.push(await targetCtx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } }))
+              exchanges.push(await ctx.send(actor, { operationId: 'createSlide', params: { slug }, body: { name } }))
             return slug
           }
-          const list = await targetCtx.send(actor, { operationId: 'listProjects', query: { limit: 20 } })
+          const list = await ctx.send(actor, { operationId: 'listProjects', query: { limit: 20 } })
           for (const item of (list.json as { projects?: Array<{ slug: string }> })?.projects ?? []) {
-            const slides = await targetCtx.send(actor, { operationId: 'listSlides', params: { slug: item.slug } })
+            const slides = await ctx.send(actor, { operationId: 'listSlides', params: { slug: item.slug } })
             if (slides.status === 200 && ((slides.json as { slides?: unknown[] }).slides?.length ?? 0) > 0) return item.slug
           }
           return undefined
         })()
-        sources.set(actor.key, source)
+        this.#sources.set(actor.key, source)
       }
       return source
     }
+  }
 
-    const unchecked = new Map<string, number>()
-    const generations = { started: 0, cap: target.allowGeneration ? maxGenerations : 0 }
-    const extensions = target.control !== undefined && target.emulatorChecks
-
-    /** Runs a step on both sides, compares, keeps the sides' projects aligned. */
-    const execute = async (run: Run, resolved: Resolved): Promise<StepRecord> => {
-      const index = run.log.length
-      const { step, at } = resolved
-      const onTarget = await run.target.run(resolved)
-      const onOracle = onTarget.unmatched === undefined ? await run.oracle.run(resolved, onTarget.mirror) : undefined
-      if (step.op === 'generate' && onTarget.exchanges[0]?.status === 200) generations.started += 1
-      const divergence = divergenceOf(onTarget, onOracle)
-      let made: number | undefined
-      if (divergence === undefined && onTarget.made !== undefined && onOracle?.made !== undefined) {
-        run.target.handles.push(onTarget.made)
-        run.oracle.handles.push(onOracle.made)
-        run.relations.push({ source: step.op === 'duplicate' ? at : undefined, copies: [] })
-        if (step.op === 'duplicate' && at !== undefined) run.relations[at]!.copies.push(run.target.handles.length - 1)
-        run.focus = run.target.handles.length - 1
-        made = run.focus
-      } else if (at !== undefined) run.focus = at
-      const held = [...new Set(onTarget.verdicts.filter((v) => v.holds).map((v) => v.fact.id))]
-      const note = onTarget.unmatched !== undefined ? `${onTarget.unmatched}: the oracle did not run this step` : onTarget.note
-      const record: StepRecord = {
-        index,
-        step,
-        description: describeStep(step),
-        target: {
-          status: onTarget.status,
-          held,
-          exchanges: onTarget.exchanges.map((e) => ({ ...summarize(e), key: keyOf(run.target, e), yields: yieldsOf(e.json) })),
-          // Each curl reads the key of the side that sent it: another team's reads from its own variable.
-          curls: onTarget.exchanges.map((e) => {
-            const key = keyOf(run.target, e)
-            return curlCommand(e.request, key === 'other' ? keyCredential('otherTeam') : key === 'none' ? NO_KEY : keyCredential('main'))
-          }),
-        },
-        predicted: { status: onOracle === undefined ? onTarget.status : onOracle.status },
-        ...(divergence === undefined ? {} : { divergence }),
-        ...(note === undefined ? {} : { note }),
-      }
-      if (note !== undefined) unchecked.set(note, (unchecked.get(note) ?? 0) + 1)
-      run.log.push(record)
-      options.onStep?.(record)
-      if (index > 0) run.ran.push({ step, at, made })
-      return record
+  /** Runs a step on both sides, compares, keeps the sides' projects aligned. */
+  async execute(run: Run, resolved: Resolved): Promise<StepRecord> {
+    const index = run.log.length
+    const { step, at } = resolved
+    const onTarget = await run.target.run(resolved)
+    const onOracle = onTarget.unmatched === undefined ? await run.oracle.run(resolved, onTarget.mirror) : undefined
+    if (step.op === 'generate' && onTarget.exchanges[0]?.status === 200) this.#generations.started += 1
+    const divergence = divergenceOf(onTarget, onOracle)
+    let made: number | undefined
+    if (divergence === undefined && onTarget.made !== undefined && onOracle?.made !== undefined) {
+      run.target.handles.push(onTarget.made)
+      run.oracle.handles.push(onOracle.made)
+      run.relations.push({ source: step.op === 'duplicate' ? at : undefined, copies: [] })
+      if (step.op === 'duplicate' && at !== undefined) run.relations[at]!.copies.push(run.target.handles.length - 1)
+      run.focus = run.target.handles.length - 1
+      made = run.focus
+    } else if (at !== undefined) run.focus = at
+    const held = [...new Set(onTarget.verdicts.filter((v) => v.holds).map((v) => v.fact.id))]
+    const note = onTarget.unmatched !== undefined ? `${onTarget.unmatched}: the oracle did not run this step` : onTarget.note
+    const record: StepRecord = {
+      index,
+      step,
+      description: describeStep(step),
+      target: {
+        status: onTarget.status,
+        held,
+        exchanges: onTarget.exchanges.map((e) => {
+          const key = keyOf(run.target, e)
+          return { ...summarize({ ...e, credential: CREDENTIALS[key] }, WALK_LIMITS), key, yields: yieldsOf(e.json) }
+        }),
+        // Each curl reads the key of the side that sent it: another team's reads from its own variable.
+        curls: onTarget.exchanges.map((e) => curlCommand(e.request, CREDENTIALS[keyOf(run.target, e)])),
+      },
+      predicted: { status: onOracle === undefined ? onTarget.status : onOracle.status },
+      ...(divergence === undefined ? {} : { divergence }),
+      ...(note === undefined ? {} : { note }),
     }
+    if (note !== undefined) this.#unchecked.set(note, (this.#unchecked.get(note) ?? 0) + 1)
+    run.log.push(record)
+    this.options.onStep?.(record)
+    if (index > 0) run.ran.push({ step, at, made })
+    return record
+  }
 
-    /** Whether a step can run now: a project to act on, a generation left. */
-    const ready = (step: WalkStep, run: Run): Resolved | undefined => {
-      if (step.op === 'generate' && generations.started >= generations.cap) return undefined
-      return resolve(step, run)
-    }
+  /** Whether a step can run now: a project to act on, a generation left. */
+  ready(step: WalkStep, run: Run): Resolved | undefined {
+    if (step.op === 'generate' && this.#generations.started >= this.#generations.cap) return undefined
+    return resolve(step, run)
+  }
 
-    const diverged = (run: Run) => run.log.some((r) => r.divergence !== undefined)
-    let runsStarted = 0
-    const setup = async (): Promise<Run> => {
-      const targetActor: Actor =
-        target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await targetCtx.freshAccount('walk', 5)
-      const targetOther: Actor | undefined =
-        target.keys.other !== undefined
-          ? { key: target.keys.other, label: 'other' }
-          : target.control !== undefined
-            ? await targetCtx.freshAccount('walk other')
-            : undefined
-      // The oracle never runs out of credits: a target that does is not held to the oracle's count.
-      const oracleActor = await oracleCtx.freshAccount('walk', 1_000_000)
-      const oracleOther = await oracleCtx.freshAccount('walk other')
-      const run: Run = {
-        target: new Side('target', targetCtx, targetActor, targetOther, findSource(targetActor), extensions),
-        oracle: new Side('oracle', oracleCtx, oracleActor, oracleOther, async () => undefined, true),
-        log: [],
-        relations: [],
-        focus: undefined,
-        ran: [],
-      }
-      // Every run starts with a project of its own, so the first steps have one to work on.
-      await execute(run, { step: { op: 'create', name: 'Walk start' }, at: undefined })
-      return run
+  /** Starts a run: each side's keys, and the project every run starts with, so the first steps have one to work on. */
+  async setup(): Promise<Run> {
+    const target = this.target
+    const targetActor: Actor =
+      target.control === undefined ? { key: target.keys.main!, label: 'main key' } : await this.#targetCtx.freshAccount('walk', 5)
+    const targetOther: Actor | undefined =
+      target.keys.other !== undefined
+        ? { key: target.keys.other, label: 'other' }
+        : target.control !== undefined
+          ? await this.#targetCtx.freshAccount('walk other')
+          : undefined
+    // The oracle never runs out of credits: a target that does is not held to the oracle's count.
+    const oracleActor = await this.#oracleCtx.freshAccount('walk', 1_000_000)
+    const oracleOther = await this.#oracleCtx.freshAccount('walk other')
+    const run: Run = {
+      target: new Side('target', this.#targetCtx, targetActor, targetOther, this.#findSource(targetActor), this.#extensions),
+      oracle: new Side('oracle', this.#oracleCtx, oracleActor, oracleOther, async () => undefined, true),
+      log: [],
+      relations: [],
+      focus: undefined,
+      ran: [],
     }
+    await this.execute(run, { step: { op: 'create', name: 'Walk start' }, at: undefined })
+    return run
+  }
 
-    /** Runs `steps` once, as a generated run would, until the first divergence. */
-    const replay = async (steps: WalkStep[]): Promise<Run> => {
-      const run = await setup()
-      if (diverged(run)) return run
-      for (const step of steps) {
-        if (run.log.length > maxSteps) break
-        const resolved = ready(step, run)
-        if (resolved === undefined) continue
-        const record = await execute(run, resolved)
-        if (record.divergence !== undefined) break
-      }
-      return run
+  /**
+   * Runs `steps` on `run` as far as they can run (a step with nothing to act
+   * on is passed over), until the first divergence or the longest sequence;
+   * `onStep` sees each record as it is made. Answers the diverging record.
+   */
+  async runSequence(run: Run, steps: readonly WalkStep[], onStep?: (record: StepRecord) => void): Promise<StepRecord | undefined> {
+    for (const step of steps) {
+      if (run.log.length > this.settings.maxSteps) return undefined
+      const resolved = this.ready(step, run)
+      if (resolved === undefined) continue
+      const record = await this.execute(run, resolved)
+      onStep?.(record)
+      if (record.divergence !== undefined) return record
     }
-    const allowance = {
-      writes: true,
-      generation: target.allowGeneration && maxGenerations > 0,
-      otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
-    }
-    const base = {
-      format: WALK_FORMAT,
-      seed,
-      runId,
-      target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
-      requested: { runs: options.replay === undefined ? runs : 1, steps: options.replay?.length ?? maxSteps },
-    } as const
-    const finish = (
-      fields: Pick<WalkResult, 'runs' | 'stepsRun' | 'interrupted'> & Pick<Partial<WalkResult>, 'counterexample'>,
-    ): WalkResult => ({
-      ...base,
-      ...fields,
-      durationMs: Date.now() - started,
-      requests: targetState.requests,
-      generations,
-      unchecked: Object.fromEntries(unchecked),
-      createdProjects: [...targetState.created].sort(),
-    })
+    return undefined
+  }
 
-    if (options.replay !== undefined) {
-      const run = await replay(options.replay)
-      return finish({
-        runs: 1,
-        stepsRun: run.log.length,
-        interrupted: false,
-        ...(diverged(run) ? { counterexample: { steps: run.log, replay: options.replay, path: undefined } } : {}),
-      })
-    }
+  /** Runs `steps` once on a new run, as a generated run would, until the first divergence. */
+  async replay(steps: readonly WalkStep[]): Promise<Run> {
+    const run = await this.setup()
+    if (!diverged(run)) await this.runSequence(run, steps)
+    return run
+  }
 
-    let stepsRun = 0
+  /**
+   * Random sequences with fast-check (its commands, each a sequence of our
+   * steps), until a divergence, the runs or the time budget end. Answers
+   * fast-check's details, and the steps that ran up to the divergence.
+   */
+  async search(): Promise<SearchOutcome> {
     let failing: RanStep[] | undefined
+    const walk = this
     class SequenceCommand implements fc.AsyncCommand<object, Run> {
       constructor(readonly steps: WalkStep[]) {}
       check(): boolean {
         return true
       }
       async run(_: object, run: Run): Promise<void> {
-        for (const step of this.steps) {
-          if (run.log.length > maxSteps) return
-          const resolved = ready(step, run)
-          if (resolved === undefined) continue
-          const record = await execute(run, resolved)
-          stepsRun += 1
-          if (record.divergence !== undefined) {
-            failing = [...run.ran]
-            throw new DivergenceFound(record)
-          }
+        const found = await walk.runSequence(run, this.steps, () => {
+          walk.stepsRun += 1
+        })
+        if (found !== undefined) {
+          failing = [...run.ran]
+          throw new DivergenceFound(found)
         }
       }
       toString(): string {
         return this.steps.map(describeStep).join(' → ')
       }
     }
+    const target = this.target
+    const allowance = {
+      writes: true,
+      generation: target.allowGeneration && this.settings.maxGenerations > 0,
+      otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
+    }
     const property = fc.asyncProperty(
       fc.commands([sequenceArbitrary(allowance).map((steps) => new SequenceCommand(steps))], {
-        maxCommands: Math.max(1, Math.ceil(maxSteps / 2)),
+        maxCommands: Math.max(1, Math.ceil(this.settings.maxSteps / 2)),
         size: 'max',
       }),
       async (commands) => {
         await fc.asyncModelRun(async () => {
-          runsStarted += 1
-          options.onRun?.(runsStarted)
-          const run = await setup()
+          this.runsStarted += 1
+          this.options.onRun?.(this.runsStarted)
+          const run = await this.setup()
           if (diverged(run)) {
             failing = []
             throw new DivergenceFound(run.log[0]!)
@@ -532,56 +559,127 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
         }, commands)
       },
     )
-    // Shrinking is ours (below): fast-check's would replay hundreds of sequences, each costing requests.
+    // Shrinking is ours (`shrinkFound`): fast-check's would replay hundreds of sequences, each costing requests.
     const details = await fc.check(property, {
-      seed,
-      numRuns: runs,
+      seed: this.settings.seed,
+      numRuns: this.settings.runs,
       endOnFailure: true,
-      interruptAfterTimeLimit: options.timeBudgetMs ?? 300_000,
+      interruptAfterTimeLimit: this.options.timeBudgetMs ?? 300_000,
       markInterruptAsFailure: false,
     })
-    let counterexample: WalkResult['counterexample']
-    if (details.failed && failing !== undefined) {
-      const foundAtRun = runsStarted
-      const from = failing.length + 1
-      const { steps, replays } = await shrink(
-        failing,
-        async (candidate) => {
-          const run = await replay(candidate)
-          return diverged(run) ? run.ran : undefined
-        },
-        options.shrinkReplays ?? DEFAULT_SHRINK_REPLAYS,
-      )
-      const final = await replay(steps)
-      counterexample = {
-        steps: final.log,
-        replay: final.ran.map((r) => r.step),
-        path: details.counterexamplePath ?? undefined,
-        foundAtRun,
-        shrunk: { from, replays },
-      }
-      if (!diverged(final)) {
-        // It diverged while shrinking but not on a replay: say so, with the error fast-check saw.
-        counterexample.steps.push({
-          index: final.log.length,
-          step: steps.at(-1) ?? { op: 'teams' },
-          description: `not reproduced on replay: ${String((details.errorInstance as Error | undefined)?.message ?? 'unknown')}`,
-          target: { status: undefined, held: [], exchanges: [], curls: [] },
-          predicted: { status: undefined },
-        })
-      }
-    } else if (details.failed) {
-      throw (details.errorInstance as unknown as Error | undefined) ?? new Error('the walk failed without a counterexample')
-    }
-    return finish({
-      runs: runsStarted,
-      stepsRun,
+    return {
+      failed: details.failed,
       interrupted: details.interrupted,
+      path: details.counterexamplePath ?? undefined,
+      error: details.errorInstance,
+      failing,
+    }
+  }
+
+  /** Shrinks the diverging steps a search found, and replays the shortest once more for the report. */
+  async shrinkFound(failing: RanStep[], found: SearchOutcome): Promise<NonNullable<WalkResult['counterexample']>> {
+    const foundAtRun = this.runsStarted
+    const from = failing.length + 1
+    const { steps, replays } = await shrink(
+      failing,
+      async (candidate) => {
+        const run = await this.replay(candidate)
+        return diverged(run) ? run.ran : undefined
+      },
+      this.options.shrinkReplays ?? DEFAULT_SHRINK_REPLAYS,
+    )
+    const final = await this.replay(steps)
+    const counterexample = {
+      steps: final.log,
+      replay: final.ran.map((r) => r.step),
+      path: found.path,
+      foundAtRun,
+      shrunk: { from, replays },
+    }
+    if (!diverged(final)) {
+      // It diverged while shrinking but not on a replay: say so, with the error fast-check saw.
+      counterexample.steps.push({
+        index: final.log.length,
+        step: steps.at(-1) ?? { op: 'teams' },
+        description: `not reproduced on replay: ${String((found.error as Error | undefined)?.message ?? 'unknown')}`,
+        target: { status: undefined, held: [], exchanges: [], curls: [] },
+        predicted: { status: undefined },
+      })
+    }
+    return counterexample
+  }
+
+  /** The walk's result, from what it ran. */
+  report(fields: Pick<WalkResult, 'runs' | 'stepsRun' | 'interrupted'> & Pick<Partial<WalkResult>, 'counterexample'>): WalkResult {
+    const { options, settings, target } = this
+    return {
+      format: WALK_FORMAT,
+      seed: settings.seed,
+      runId: this.runId,
+      target: { kind: target.kind, baseUrl: target.baseUrl, controlPlane: target.control !== undefined },
+      requested: { runs: options.replay === undefined ? settings.runs : 1, steps: options.replay?.length ?? settings.maxSteps },
+      ...fields,
+      durationMs: Date.now() - this.started,
+      requests: this.#targetState.requests,
+      generations: this.#generations,
+      unchecked: Object.fromEntries(this.#unchecked),
+      createdProjects: [...this.#targetState.created].sort(),
+    }
+  }
+}
+
+/** What a search of random sequences ended with: fast-check's verdict, and the steps up to a divergence. */
+interface SearchOutcome {
+  failed: boolean
+  interrupted: boolean
+  /** fast-check's path to the failing run, to name in the report. */
+  path: string | undefined
+  /** What fast-check caught: a divergence, or an error of the walk itself. */
+  error: unknown
+  /** The steps that ran up to the divergence (the start left out), when one was found. */
+  failing: RanStep[] | undefined
+}
+
+const diverged = (run: Run) => run.log.some((r) => r.divergence !== undefined)
+
+/**
+ * Walks a target against the emulator. Resolves with the result (with a
+ * shrunk counterexample when a divergence was found); throws
+ * `ConfigurationError` for a bad configuration.
+ */
+export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
+  const started = Date.now()
+  const settings = settingsOf(options)
+  const rng = new Rng(settings.seed)
+  const runId = rng.fork('walk').token(6)
+  // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
+  const target = await resolveTarget({ ownRateLimit: 0, ...options })
+  const oracle = await startOracle()
+  try {
+    await preflight(target)
+    const walk = new Walk(started, options, settings, runId, rng, target, oracle)
+    if (options.replay !== undefined) {
+      const run = await walk.replay(options.replay)
+      return walk.report({
+        runs: 1,
+        stepsRun: run.log.length,
+        interrupted: false,
+        ...(diverged(run) ? { counterexample: { steps: run.log, replay: options.replay, path: undefined } } : {}),
+      })
+    }
+    const found = await walk.search()
+    if (found.failed && found.failing === undefined)
+      throw (found.error as Error | undefined) ?? new Error('the walk failed without a counterexample')
+    const counterexample = found.failing === undefined || !found.failed ? undefined : await walk.shrinkFound(found.failing, found)
+    return walk.report({
+      runs: walk.runsStarted,
+      stepsRun: walk.stepsRun,
+      interrupted: found.interrupted,
       ...(counterexample === undefined ? {} : { counterexample }),
     })
   } finally {
     await target.close()
-    await oracleEmulator.close()
+    await oracle.close()
   }
 }
 

@@ -20,10 +20,11 @@ import {
   parseTimeScale,
   parseUrl,
 } from './options.js'
+import { EXIT } from './exit-codes.js'
 
-/** Exit codes: 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
-const EXIT_RUNTIME = 1
-const EXIT_USAGE = 2
+/** Exit codes (the table both bins share): 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
+const EXIT_RUNTIME = EXIT.runtime
+const EXIT_USAGE = EXIT.usage
 
 interface ServeFlags {
   port: number

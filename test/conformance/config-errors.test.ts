@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main, runConformance, summaryText } from '../../conformance/index.js'
+import { main, runConformance, SCENARIOS, type Scenario, summaryText } from '../../conformance/index.js'
 import { createEmulator } from '../../src/index.js'
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -142,6 +142,41 @@ describe('optional keys are checked before the run', () => {
   })
 })
 
+describe('one reporter syntax for every command', () => {
+  it('--reporter NAME=FILE writes the report to the file (as --output FILE does); the lines for people stay on stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporter-'))
+    const suite = await cli('--grep', '^teams\\.', '--reporter', `json=${join(dir, 'report.json')}`)
+    expect(suite.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).summary.passed).toBe(1)
+    expect(suite.out).toMatch(/^presentation-conformance \S+ · /)
+    const coverage = await cli('coverage', '--reporter', `json=${join(dir, 'items.json')}`)
+    expect(coverage).toMatchObject({ code: 0, out: '' })
+    expect(JSON.parse(readFileSync(join(dir, 'items.json'), 'utf8')).format).toBe('presentation-conformance/spec-items@1')
+  })
+
+  it('refuses, with exit 2, a format the command does not write, a file for no report, and two files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporter-'))
+    const junitWalk = await cli('walk', '--reporter', 'junit')
+    expect(junitWalk.code).toBe(2)
+    expect(junitWalk.err).toContain("argument 'junit' is invalid. must be human or json")
+    for (const args of [
+      ['--output', join(dir, 'x')],
+      ['--reporter', 'human', '--output', join(dir, 'x')],
+      ['coverage', '--output', join(dir, 'x')],
+    ]) {
+      const { code, err } = await cli(...args)
+      expect(code, args.join(' ')).toBe(2)
+      expect(err, args.join(' ')).toMatch(/: --output needs --reporter json/)
+    }
+    const two = await cli('--reporter', `json=${join(dir, 'a')}`, '--output', join(dir, 'b'))
+    expect(two.code).toBe(2)
+    expect(two.err).toContain('name two files')
+    const human = await cli('--reporter', `human=${join(dir, 'a')}`)
+    expect(human.code).toBe(2)
+    expect(human.err).toContain('human is printed, not written to a file')
+  })
+})
+
 describe('the end of a report', () => {
   it('counts apart the emulator checks that can never run against a deployment', async () => {
     const { out } = await cli(...deployment(), '--grep', '^(projects|config|emulator)\\.')
@@ -156,6 +191,41 @@ describe('the end of a report', () => {
     const full = await cli(...deployment(), '--allow-writes', '--grep', '^(teams|projects\\.list$|emulator)\\.')
     expect(full.out).not.toContain('!!!')
     expect(full.out).toContain('emulator checks not applicable')
+  })
+
+  it('marks each skip with its kind, which the emulator-only line and summary.emulatorOnly count (not the reason’s words)', async () => {
+    const applies: Scenario = {
+      id: 'x.runtime-skip',
+      title: 'finds it does not apply',
+      kind: 'spec',
+      needs: [],
+      run: async (ctx) => ctx.skip('nothing to check here'),
+    }
+    const report = await runConformance({
+      baseUrl: `${server.origin}/v1`,
+      apiKey: 'pres_test_alice',
+      scenarios: [...SCENARIOS.filter((s) => /^(projects|emulator)\./.test(s.id)), applies],
+    })
+    const skipped = report.scenarios.filter((r) => r.outcome === 'skip')
+    expect(skipped.length).toBeGreaterThan(0)
+    for (const r of skipped) {
+      const scenario = [...SCENARIOS, applies].find((s) => s.id === r.id)!
+      const expected = scenario.needs.includes('emulator')
+        ? 'emulator-only'
+        : scenario.needs.includes('seededWorld')
+          ? 'kit-started-only'
+          : r.id === applies.id
+            ? 'not-applicable'
+            : 'needs'
+      expect(r.skip?.kind, r.id).toBe(expected)
+      if (expected !== 'not-applicable') expect(r.skip?.needs?.length, r.id).toBeGreaterThan(0)
+    }
+    expect(report.scenarios.find((r) => r.id === applies.id)).toMatchObject({
+      reason: 'nothing to check here',
+      skip: { kind: 'not-applicable' },
+    })
+    expect(report.summary.emulatorOnly).toBe(skipped.filter((r) => r.skip?.kind.endsWith('-only')).length)
+    expect(report.summary.emulatorOnly).toBeGreaterThan(0)
   })
 
   it('prints no "Projects this run created" heading when the run created nothing', async () => {

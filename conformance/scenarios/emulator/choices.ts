@@ -3,7 +3,8 @@
  * spec says "not shown". They run only against our emulator.
  */
 import { contract } from '../../clauses.js'
-import type { Actor, ScenarioContext } from '../../context.js'
+import type { Actor } from '../../actors.js'
+import type { ScenarioContext } from '../../context.js'
 import type { Exchange } from '../../types.js'
 import { createProject, needs, scenario, walk } from '../support.js'
 

@@ -7,7 +7,7 @@
  */
 import { OPERATION_IDS, type ServiceApiError } from '../../../src/client/index.js'
 import { Clauses, contract } from '../../clauses.js'
-import type { Actor } from '../../context.js'
+import type { Actor } from '../../actors.js'
 import { plausibleRequest } from '../auth.js'
 import { createProject, needs, scenario } from '../support.js'
 

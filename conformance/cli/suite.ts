@@ -1,0 +1,162 @@
+/**
+ * The suite, `presentation-conformance` without a subcommand: runs the
+ * conformance scenarios against an in-process emulator (default), an
+ * emulator it starts over HTTP (`--target http`), or a deployment
+ * (`--base-url` and `--api-key`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { Command, Option } from 'commander'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { VERSION } from '../../src/client/index.js'
+import { baselineOf, parseBaseline, type Baseline } from '../baseline.js'
+import { scenarioLine, summaryText } from '../report/human.js'
+import { junitXml } from '../report/junit.js'
+import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
+import { COMMANDS } from './commands.js'
+import {
+  addTargetOptions,
+  exitCodesHelp,
+  firstUnwritable,
+  integer,
+  type Io,
+  parseArgv,
+  pattern,
+  shard,
+  type TargetFlags,
+  targetOptionsFrom,
+  usageError,
+} from './options.js'
+import { fileFlag, type ReporterFlags, reporters, reportStreams } from './reporter.js'
+
+const NAME = 'presentation-conformance'
+const REPORTERS = reporters(['human', 'json', 'junit'], 'the report', 'human')
+
+export function conformanceCommand(): Command {
+  const command = addTargetOptions(
+    new Command(NAME)
+      .description(
+        'Checks a Presentation Service deployment (or the emulator) against the published spec. `presentation-conformance walk --help` for model-based walks.',
+      )
+      .version(VERSION),
+  )
+    .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
+    .addOption(new Option('--seed <n>', 'seed of generated inputs (printed at the start)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
+    .addOption(new Option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)').argParser(pattern))
+    .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
+    .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
+    .addOption(
+      new Option('--job-timeout <seconds>', 'how long a generation job may stay processing')
+        .default(600)
+        .argParser(integer('--job-timeout', 1, 86_400)),
+    )
+  for (const option of REPORTERS.options()) command.addOption(option)
+  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+  return command
+    .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
+    .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
+    .addHelpText(
+      'after',
+      `
+Targets:
+  (no target flag)            an in-process emulator, no socket
+  --target http               an emulator started by the kit on a free port
+  --base-url URL --api-key K  a deployment; add --allow-writes / --allow-generation to run more
+
+${exitCodesHelp({
+  ok: 'every scenario that ran passed',
+  findings: 'a failure or a stale baseline entry',
+  usage: 'usage or configuration (bad flag, unreachable target, rejected key, nothing able to run)',
+})}
+
+Commands (presentation-conformance COMMAND --help):
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.describe}`).join('\n')}`,
+    )
+}
+
+interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
+  emulatorChecks: boolean
+  seed?: number
+  grep?: string
+  shard?: { index: number; count: number }
+  concurrency?: number
+  jobTimeout: number
+  expectedFailures?: string
+  writeBaseline?: string
+}
+
+/** Runs the suite; resolves to the exit code. */
+export async function suiteMain(argv: readonly string[], io: Io): Promise<number> {
+  const flags = parseArgv<Flags>(conformanceCommand(), argv, io)
+  if (typeof flags === 'number') return flags
+  const fail = (message: string) => usageError(io, NAME, message)
+  const target = targetOptionsFrom(flags)
+  if (typeof target === 'string') return fail(target)
+  const reporter = REPORTERS.from(flags)
+  if (typeof reporter === 'string') return fail(reporter)
+  const unwritable = firstUnwritable([
+    [fileFlag(flags), reporter?.file],
+    ['--write-baseline', flags.writeBaseline],
+  ])
+  if (unwritable !== undefined) return fail(unwritable)
+  let expectedFailures: Baseline | undefined
+  if (flags.expectedFailures !== undefined) {
+    try {
+      expectedFailures = parseBaseline(readFileSync(flags.expectedFailures, 'utf8'), flags.expectedFailures)
+    } catch (error) {
+      return fail(`--expected-failures: ${(error as Error).message}`)
+    }
+  }
+  const streams = reportStreams(reporter, io)
+  const human = streams.lines
+  let emulatorSkipped = 0
+  const options: ConformanceOptions = {
+    ...target,
+    ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.grep === undefined ? {} : { grep: flags.grep }),
+    ...(flags.shard === undefined ? {} : { shard: flags.shard }),
+    ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+    ...(expectedFailures === undefined ? {} : { expectedFailures }),
+    emulatorChecks: flags.emulatorChecks,
+    jobTimeoutMs: flags.jobTimeout * 1000,
+    onStart: ({ runId, seed, target, scenarios }) => {
+      const what =
+        target.kind === 'deployment'
+          ? `deployment ${target.baseUrl}${target.controlPlane ? ' (with control plane)' : ''}`
+          : `${target.kind} emulator (${target.baseUrl})`
+      human(`${NAME} ${VERSION} · ${what} · seed ${seed} · run ${runId} · ${scenarios} scenarios\n\n`)
+    },
+    onScenario: (result) => {
+      // Against a deployment, the emulator checks are one line, not fourteen.
+      if (result.kind === 'emulator' && result.outcome === 'skip' && result.skip?.kind === 'emulator-only') {
+        emulatorSkipped += 1
+        return
+      }
+      human(`${scenarioLine(result)}\n`)
+    },
+  }
+  try {
+    const report = await runConformance(options)
+    if (emulatorSkipped > 0)
+      human(`- ${emulatorSkipped} emulator checks not applicable: the target is not the emulator (they check its own choices)\n`)
+    human(`${summaryText(report)}\n`)
+    if (reporter !== undefined && reporter.name !== 'human') {
+      // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
+      const problem = streams.report(reporter.name === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report))
+      if (problem !== undefined) return fail(`${fileFlag(flags)}: ${problem}`)
+    }
+    if (flags.writeBaseline !== undefined) {
+      try {
+        writeFileSync(flags.writeBaseline, `${JSON.stringify(baselineOf(report.scenarios), null, 2)}\n`)
+      } catch (error) {
+        return fail(`--write-baseline: could not write ${flags.writeBaseline}: ${(error as Error).message}`)
+      }
+      human(`baseline written to ${flags.writeBaseline}\n`)
+    }
+    const code = exitCodeOf(report)
+    if (code === EXIT.usage) io.err(`${NAME}: no scenario was able to run\n`)
+    return code
+  } catch (error) {
+    if (error instanceof ConfigurationError) return fail(error.message)
+    throw error
+  }
+}
