@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allowedImageUrls, frameMayLoad, readImageUrl, slideImages } from './image-urls.js'
+import { allowedImageUrls, frameMayLoad, MAX_IMAGE_QUERY_CHARS, readImageUrl, slideImages } from './image-urls.js'
 
 const ORIGIN = 'http://127.0.0.1:4010'
 const FRAME = `${ORIGIN}/_emulator/assets/render/slide.html?v=1`
@@ -108,10 +108,15 @@ describe('slideImages', () => {
     expect(slideImages(content, ORIGIN, false)).toEqual(['/logo.png'])
   })
 
-  it('holds at most 24 images, none longer than 2,048 characters', () => {
+  it('holds at most 24 images, none longer than 2,048 characters, all within the room of a frame’s address', () => {
     const many = Array.from({ length: 40 }, (_, n) => `/img/${n}.png`)
     expect(slideImages(many, ORIGIN, false)).toHaveLength(24)
     expect(slideImages([`/${'a'.repeat(2_100)}.png`], ORIGIN, false)).toEqual([])
+    const long = Array.from({ length: 24 }, (_, n) => `/${n}/${'a'.repeat(1_900)}.png`)
+    const kept = slideImages(long, ORIGIN, false)
+    expect(kept).toEqual(long.slice(0, kept.length))
+    expect(kept.reduce((sum, image) => sum + encodeURIComponent(image).length + 5, 0)).toBeLessThanOrEqual(MAX_IMAGE_QUERY_CHARS)
+    expect(kept.length).toBeGreaterThan(3)
   })
 })
 

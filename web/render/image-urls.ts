@@ -106,21 +106,35 @@ export function readImageUrl(raw: string, origin: string): ImageUrl {
 }
 
 /**
+ * How much of a display frame's address the images may take (as its `img=` query parameters): the
+ * address is a request line, and the emulator answers one over 16 KiB of headers with a 431.
+ */
+export const MAX_IMAGE_QUERY_CHARS = 12_000
+
+/**
  * The images a slide may load besides `data:` ones: each string of its parsed
  * `slide.content.json` (at any depth) that is an image URL of the emulator's
  * own origin (as its path and query) or, with `allowRemote`, of another
  * origin (as the parser writes it, without its fragment). At most
- * `MAX_REMOTE_IMAGES`, each at most `MAX_REMOTE_IMAGE_URL` long.
+ * `MAX_REMOTE_IMAGES`, each at most `MAX_REMOTE_IMAGE_URL` long, all of
+ * them within `MAX_IMAGE_QUERY_CHARS` of the frame's address.
  */
 export function slideImages(content: unknown, origin: string, allowRemote: boolean): string[] {
   const found = new Set<string>()
+  let room = MAX_IMAGE_QUERY_CHARS
+  const add = (image: string) => {
+    const size = encodeURIComponent(image).length + 5
+    if (image.length > MAX_REMOTE_IMAGE_URL || found.has(image) || size > room) return
+    found.add(image)
+    room -= size
+  }
   const visit = (value: unknown, depth: number): void => {
     if (found.size >= MAX_REMOTE_IMAGES || depth > 64) return
     if (typeof value === 'string') {
       if (value.length > MAX_REMOTE_IMAGE_URL) return
       const read = readImageUrl(value, origin)
-      if (read.kind === 'own') found.add(read.path)
-      else if (read.kind === 'remote' && allowRemote && read.url.length <= MAX_REMOTE_IMAGE_URL) found.add(read.url)
+      if (read.kind === 'own') add(read.path)
+      else if (read.kind === 'remote' && allowRemote) add(read.url)
       return
     }
     if (Array.isArray(value)) for (const item of value) visit(item, depth + 1)
