@@ -91,6 +91,31 @@ describe('image blocks', () => {
     }
   })
 
+  it('judge a path by what the browser’s URL parser makes of it: one that starts like a path but names another host never loads', () => {
+    for (const images of [OFFLINE, ONLINE]) {
+      for (const url of [
+        '/\\evil.example/x.png',
+        '\\\\evil.example/x.png',
+        '\\/evil.example/x.png',
+        '/\t/evil.example/x.png',
+        '/\n/evil.example/x.png',
+        ' /\\evil.example/x.png',
+        '//evil.example/x.png',
+      ]) {
+        expect(imageSource(url, images), JSON.stringify(url)).toEqual({ load: false, reason: expect.stringMatching(/not absolute/) })
+        expect(slide({ title: '', blocks: [{ type: 'image', url, alt: 'x' }] }, undefined, images)).not.toContain('<img')
+      }
+      // An encoded backslash is a path of the emulator's own, as the browser reads it.
+      expect(imageSource('/%5Cevil.example/x.png', images)).toEqual({ load: true })
+      // The API and the control plane under the machine's other names are the emulator's too.
+      for (const url of ['http://localhost:4010/v1/projects', 'http://[::1]:4010/_emulator/state', 'http://127.1:4010/v1']) {
+        expect(imageSource(url, images)).toEqual({ load: false, reason: expect.stringMatching(/API or control plane/) })
+      }
+    }
+    expect(imageSource('http:\\\\images.example.com/a.png', ONLINE)).toEqual({ load: true })
+    expect(imageSource('http:\\\\images.example.com/a.png', OFFLINE)).toMatchObject({ load: false, host: 'images.example.com' })
+  })
+
   it('an image block without url or alt is named as such, not dropped silently', () => {
     expect(slide({ title: '', blocks: [{ type: 'image', alt: 'No url' }] })).toMatch(
       /class="block-notice">The image block 1 is not shown: url: /,

@@ -14,7 +14,7 @@ import {
   SlideControls,
   type SlideFiles,
 } from '../../src/schemas/index.js'
-import { imagePathAllowed } from '../render/limits.js'
+import { readImageUrl } from '../render/image-urls.js'
 import { assetUrl, type AssetName } from './paths.js'
 import type { DeckTheme } from './theme.js'
 
@@ -114,29 +114,44 @@ function readBlock(value: unknown, index: number): ReadBlock {
   return { kind: 'notice', text: `The ${type} block ${index + 1} is not shown: ${where}${issue?.message ?? 'invalid'}.` }
 }
 
-/** Whether an image URL may load on the page, and if not, why. */
+const API_OR_CONTROL = "Not loaded: a slide's images never come from the emulator's API or control plane."
+
+/**
+ * Whether an image URL may load on the page, and if not, why: judged on what
+ * the browser's URL parser makes of it (`readImageUrl`), so `/\host/x`,
+ * `\\host/x` and `/<tab>/host/x` are remote images, as the browser would
+ * load them, not paths of the emulator's own.
+ */
 export function imageSource(url: string, policy: ImagePolicy): { load: true } | { load: false; reason: string; host?: string } {
-  const value = url.trim()
-  if (/^data:image\/(?:png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(value)) return { load: true }
-  const apiOrControl = { load: false as const, reason: "Not loaded: a slide's images never come from the emulator's API or control plane." }
-  if (value.startsWith('/') && !value.startsWith('//')) {
-    return imagePathAllowed(new URL(value, policy.origin).pathname) ? { load: true } : apiOrControl
-  }
-  let parsed: URL
-  try {
-    parsed = new URL(value)
-  } catch {
-    return { load: false, reason: 'The image URL is not absolute; use an http(s) URL, a path starting with / or a data:image URL.' }
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return { load: false, reason: `${parsed.protocol.replace(':', '')}: URLs are not loaded as images.` }
-  }
-  if (parsed.origin === policy.origin) return imagePathAllowed(parsed.pathname) ? { load: true } : apiOrControl
-  if (policy.allowRemote) return { load: true }
-  return {
-    load: false,
-    reason: 'Remote image not loaded: the emulator is offline (start it with --allow-remote-images to load it).',
-    host: parsed.host,
+  const read = readImageUrl(url, policy.origin)
+  switch (read.kind) {
+    case 'data':
+      // A data: URL shows only as one of the image types.
+      return /^data:image\/(?:png|jpe?g|gif|webp|avif|svg\+xml)[;,]/i.test(url.trim())
+        ? { load: true }
+        : { load: false, reason: 'data: URLs are loaded as images only with an image type (data:image/png, …).' }
+    case 'own':
+      return { load: true }
+    case 'remote':
+      if (policy.allowRemote) return { load: true }
+      return {
+        load: false,
+        reason: 'Remote image not loaded: the emulator is offline (start it with --allow-remote-images to load it).',
+        host: read.host,
+      }
+    case 'refused':
+      switch (read.why) {
+        case 'api':
+          return { load: false, reason: API_OR_CONTROL }
+        case 'folder':
+          return { load: false, reason: 'Not loaded: a path of the emulator’s own that ends in / names no image.' }
+        case 'scheme':
+          return { load: false, reason: `${read.scheme ?? 'Its'}: URLs are not loaded as images.` }
+        case 'credentials':
+          return { load: false, reason: 'Not loaded: an image URL with a user name or password.' }
+        default:
+          return { load: false, reason: 'The image URL is not absolute; use an http(s) URL, a path starting with / or a data:image URL.' }
+      }
   }
 }
 

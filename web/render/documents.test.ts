@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { createHash } from 'node:crypto'
 import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from '../generated/render-scripts.js'
-import { displayPolicy, imageSource, rendererPolicy, requestOrigin } from './documents.js'
+import { displayPolicy, imageSource, imageSources, rendererPolicy, requestOrigin } from './documents.js'
 import { RENDER_ASSET_NAMES } from './limits.js'
 
 const ORIGIN = 'http://127.0.0.1:4010'
@@ -65,14 +65,44 @@ describe('the frames’ policies', () => {
     })
   })
 
-  it('let a display frame load images from data:, the emulator and only the remote paths it is given, and run no worker', () => {
-    const offline = directives(displayPolicy(ORIGIN))
-    expect(offline.get('img-src')).toBe(`data: ${ORIGIN}`)
-    expect(offline.get('worker-src')).toBe("'none'")
-    expect(offline.get('connect-src')).toBe("'none'")
-    expect(offline.get('script-src')).toBe(hashOf(DISPLAY_JS))
-    const online = directives(displayPolicy(ORIGIN, ['https://images.example.com/a.png?w=1', 'javascript:x']))
-    expect(online.get('img-src')).toBe(`data: ${ORIGIN} https://images.example.com/a.png`)
+  it('let a display frame load images from data: and exactly the paths it is given (remote ones only when allowed), and run no worker', () => {
+    const none = directives(displayPolicy(ORIGIN))
+    expect(none.get('img-src')).toBe('data:')
+    expect(none.get('worker-src')).toBe("'none'")
+    expect(none.get('connect-src')).toBe("'none'")
+    expect(none.get('script-src')).toBe(hashOf(DISPLAY_JS))
+    const images = [
+      '/_emulator/assets/favicon.svg?v=1',
+      'https://images.example.com/a.png?w=1',
+      'javascript:x',
+      '/v1/projects',
+      '/',
+      'x.png',
+    ]
+    expect(directives(displayPolicy(ORIGIN, images)).get('img-src')).toBe(`data: ${ORIGIN}/_emulator/assets/favicon.svg`)
+    expect(directives(displayPolicy(ORIGIN, images, true)).get('img-src')).toBe(
+      `data: ${ORIGIN}/_emulator/assets/favicon.svg https://images.example.com/a.png`,
+    )
+  })
+})
+
+describe('imageSources', () => {
+  it('names no folder and no whole origin, so the API and the control plane stay out whatever the address asks for', () => {
+    const asked = [
+      '/v1/projects',
+      '/v1',
+      '/_emulator/requests',
+      '/x/../v1/projects',
+      'http://localhost:4010/v1/projects',
+      '/',
+      '/editor/',
+      '//evil.example/x.png',
+      '/\\evil.example/x.png',
+      `${ORIGIN}/_emulator/state`,
+    ]
+    expect(imageSources(ORIGIN, asked, true)).toEqual([])
+    // A path is written as CSP needs it: what would end or split a source escaped.
+    expect(imageSources(ORIGIN, ["/a;b,c'd.png", '/img/x.png?q=1'], false)).toEqual([`${ORIGIN}/a%3Bb%2Cc%27d.png`, `${ORIGIN}/img/x.png`])
   })
 })
 
@@ -119,12 +149,13 @@ describe('serving the renderer’s assets', () => {
     expect((await emulator.fetch(`${ORIGIN}/_emulator/assets/render/renderer.html`)).headers.get('cache-control')).toBe('no-store')
     expect(renderer.headers.get('x-dns-prefetch-control')).toBe('off')
     expect(directives(renderer.headers.get('content-security-policy')!).get('sandbox')).toBe('allow-scripts')
-    const image = encodeURIComponent('https://images.example.com/a.png?w=1')
-    const offline = await emulator.fetch(`${ORIGIN}/_emulator/assets/render/slide.html?img=${image}`)
-    expect(directives(offline.headers.get('content-security-policy')!).get('img-src')).toBe(`data: ${ORIGIN}`)
-    const allowed = await online.fetch(`${ORIGIN}/_emulator/assets/render/slide.html?img=${image}`)
+    const images = ['https://images.example.com/a.png?w=1', '/_emulator/assets/favicon.svg', '/v1/projects']
+    const query = images.map((image) => `img=${encodeURIComponent(image)}`).join('&')
+    const offline = await emulator.fetch(`${ORIGIN}/_emulator/assets/render/slide.html?${query}`)
+    expect(directives(offline.headers.get('content-security-policy')!).get('img-src')).toBe(`data: ${ORIGIN}/_emulator/assets/favicon.svg`)
+    const allowed = await online.fetch(`${ORIGIN}/_emulator/assets/render/slide.html?${query}`)
     expect(directives(allowed.headers.get('content-security-policy')!).get('img-src')).toBe(
-      `data: ${ORIGIN} https://images.example.com/a.png`,
+      `data: https://images.example.com/a.png ${ORIGIN}/_emulator/assets/favicon.svg`,
     )
   })
 })

@@ -30,13 +30,14 @@ import { fail } from '../../src/core/errors.js'
 import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../../src/core/exchange.js'
 import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from '../generated/render-scripts.js'
 import { SLIDE_BOX_CSS } from './picture.js'
+import { readImageUrl } from './image-urls.js'
 import { IMAGE_PARAM, MAX_REMOTE_IMAGE_URL, MAX_REMOTE_IMAGES, RENDER_ASSET_NAMES, RENDER_ASSET_PATH, RENDER_ASSETS } from './limits.js'
 
 /** What serving the renderer needs from the emulator. */
 export interface RenderHost {
   /** The emulator's public URL: its origin stands in when a request carries no usable `Host`. */
   readonly publicUrl: string
-  /** `--allow-remote-images`: a display frame may load the remote images its address names. */
+  /** `--allow-remote-images`: a display frame may load the remote images its address names (else only its own origin's). */
   readonly allowRemoteImages: boolean
 }
 
@@ -56,6 +57,9 @@ export function requestOrigin(request: EmulatorRequest, publicUrl: string): stri
   return `${configured.host.toLowerCase() === host.toLowerCase() ? configured.protocol : 'http:'}//${host.toLowerCase()}`
 }
 
+/** A path as a CSP source may hold it: `;`, `,`, quotes and white space (which end or split a source) escaped. */
+const cspPath = (path: string) => path.replace(/[;,'"\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+
 /** The CSP source of a remote image URL: scheme, host, port and exact path (CSP ignores the query, so the sanitiser checks it), or undefined. */
 export function imageSource(raw: string): string | undefined {
   if (raw.length > MAX_REMOTE_IMAGE_URL) return undefined
@@ -66,8 +70,29 @@ export function imageSource(raw: string): string | undefined {
     return undefined
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') return undefined
-  const path = url.pathname.replace(/[;,'"\s]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
-  return `${url.protocol}//${url.host}${path}`
+  return `${url.protocol}//${url.host}${cspPath(url.pathname)}`
+}
+
+/**
+ * The CSP sources of the images a display frame may load, of the list its
+ * address names (`slideImages`), each judged again here (`readImageUrl`):
+ * a path of the emulator's own origin outside its API and control plane
+ * as that exact path, a remote URL's exact path only with
+ * `allowRemote`. No source names a folder or a whole origin, so no other
+ * path of the emulator (`/v1`, `/_emulator`) is ever allowed.
+ */
+export function imageSources(origin: string, images: readonly string[], allowRemote: boolean): string[] {
+  const sources = new Set<string>()
+  for (const image of images.slice(0, MAX_REMOTE_IMAGES)) {
+    if (image.length > MAX_REMOTE_IMAGE_URL) continue
+    const read = readImageUrl(image, origin)
+    if (read.kind === 'own') sources.add(`${origin}${cspPath(new URL(read.path, origin).pathname)}`)
+    if (read.kind === 'remote' && allowRemote) {
+      const source = imageSource(read.url)
+      if (source !== undefined) sources.add(source)
+    }
+  }
+  return [...sources]
 }
 
 const COMMON = [
@@ -108,15 +133,17 @@ export function rendererPolicy(): string {
   ].join('; ')
 }
 
-/** A display frame's policy: its own inline script, inline styles (the slide's), images from `data:`, the emulator and the given remote URLs. */
-export function displayPolicy(origin: string, remoteImages: readonly string[] = []): string {
-  const remote = remoteImages.map(imageSource).filter((source): source is string => source !== undefined)
+/**
+ * A display frame's policy: its own inline script, inline styles (the slide's), images from `data:` and
+ * the exact paths of the images its slide's content names (`imageSources`; remote ones with `allowRemote`).
+ */
+export function displayPolicy(origin: string, images: readonly string[] = [], allowRemote = false): string {
   return [
     'sandbox allow-scripts',
     ...COMMON,
     `script-src ${scriptHashes().display}`,
     "style-src 'unsafe-inline'",
-    `img-src data: ${origin}${remote.map((source) => ` ${source}`).join('')}`,
+    `img-src ${['data:', ...imageSources(origin, images, allowRemote)].join(' ')}`,
     'font-src data:',
     "worker-src 'none'",
     "media-src 'none'",
@@ -154,10 +181,10 @@ export async function serveRenderAsset(request: EmulatorRequest, host: RenderHos
   const query = new URLSearchParams(request.query)
   const current = query.get('v') === RENDER_VERSION
   const origin = requestOrigin(request, host.publicUrl)
-  const images = host.allowRemoteImages ? query.getAll(IMAGE_PARAM).slice(0, MAX_REMOTE_IMAGES) : []
+  const images = query.getAll(IMAGE_PARAM).slice(0, MAX_REMOTE_IMAGES)
   const renderer = name === RENDER_ASSETS.rendererDocument
   return textResponse(200, renderer ? rendererDocument() : displayDocument(), 'text/html; charset=utf-8', {
-    'content-security-policy': renderer ? rendererPolicy() : displayPolicy(origin, images),
+    'content-security-policy': renderer ? rendererPolicy() : displayPolicy(origin, images, host.allowRemoteImages),
     // The policy depends on the address (its host, the images it names): a browser keeps a versioned
     // document for that address alone, and never an unversioned one (a page opened by hand).
     'cache-control': current ? 'private, max-age=31536000, immutable' : 'no-store',

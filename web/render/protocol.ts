@@ -14,7 +14,7 @@ import type { SlideFileProblem } from '../../src/model/slide-validation.js'
 
 export const RENDER_PROTOCOL = 'presentation-emulator/render@1'
 
-/** What the renderer needs of one slide: its transpiled component, its two JSON files as text, and the remote images its content names (allowed with `--allow-remote-images`). */
+/** What the renderer needs of one slide: its transpiled component, its two JSON files as text, and the images its content names (`slideImages`: paths of the emulator's origin, remote URLs with `--allow-remote-images`), the only ones besides `data:` it may load. */
 export interface RenderSlide {
   code: string
   mappings: string

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { slideFiles } from '../../src/content/deck.js'
-import { readControls, remoteImageUrls, slideRenderData } from './slide-render.js'
+import { readControls, slideRenderData } from './slide-render.js'
 import { SlideTranspiler } from './transpile.js'
 
 const ORIGIN = 'http://127.0.0.1:4010'
@@ -69,27 +69,6 @@ describe('readControls', () => {
   })
 })
 
-describe('remoteImageUrls', () => {
-  it('lists the http(s) URLs the content’s strings are, verbatim with their query, and not those of the emulator’s origin', () => {
-    const content = {
-      title: 'https://not-an-image.example/page?x=1',
-      blocks: [
-        { type: 'image', url: 'https://images.example.com/a.png?w=200&h=100', alt: 'A' },
-        { type: 'image', url: `${ORIGIN}/logo.png`, alt: 'B' },
-        { type: 'image', url: 'data:image/png;base64,AAAA', alt: 'C' },
-        { type: 'text', text: 'see https://inline.example/x.png in the text' },
-        { nested: [['http://deep.example/d.jpg']] },
-        { url: 'https://user:pass@creds.example/x.png' },
-      ],
-    }
-    expect(remoteImageUrls(content, ORIGIN)).toEqual([
-      'https://not-an-image.example/page?x=1',
-      'https://images.example.com/a.png?w=200&h=100',
-      'http://deep.example/d.jpg',
-    ])
-  })
-})
-
 describe('slideRenderData', () => {
   it('hands the renderer the transpiled component, both files as text, the props and a key that changes with any file', () => {
     const transpiler = new SlideTranspiler()
@@ -132,18 +111,23 @@ describe('slideRenderData', () => {
     expect(badContent.problem).toEqual({ file: 'slide.content.json', line: 1, column: 11, message: "Expected a JSON value, found '}'" })
   })
 
-  it('allows the remote images its content names only with allowRemoteImages', () => {
+  it('allows the images its content names: its own origin’s always, remote ones only with allowRemoteImages', () => {
     const files = {
       'slide.tsx': 'export default () => null',
       'slide.content.json': JSON.stringify({
         title: 'T',
-        blocks: [{ type: 'image', url: 'https://images.example.com/a.png?v=2', alt: '' }],
+        blocks: [
+          { type: 'image', url: 'https://images.example.com/a.png?v=2', alt: '' },
+          { type: 'image', url: '/_emulator/assets/favicon.svg', alt: '' },
+          { type: 'image', url: '/v1/projects', alt: '' },
+        ],
       }),
       'slide.controls.json': '{"controls":[]}',
     }
-    expect(slideRenderData(files, new SlideTranspiler(), OFFLINE).images).toEqual([])
+    expect(slideRenderData(files, new SlideTranspiler(), OFFLINE).images).toEqual(['/_emulator/assets/favicon.svg'])
     expect(slideRenderData(files, new SlideTranspiler(), { allowRemote: true, origin: ORIGIN }).images).toEqual([
       'https://images.example.com/a.png?v=2',
+      '/_emulator/assets/favicon.svg',
     ])
   })
 })

@@ -3,13 +3,13 @@
  * side: the transpiled component (or why it cannot run), its two JSON
  * files as text, the props from `slide.controls.json` (each control's
  * `default` by its `id`) with a note for each control that cannot be a
- * prop, the fields of the editor's controls panel, and the remote images
- * its content names (allowed with `--allow-remote-images`). Nothing here
- * runs slide code.
+ * prop, the fields of the editor's controls panel, and the images its
+ * content names (`image-urls.ts`: the only ones besides `data:` it may
+ * load). Nothing here runs slide code.
  */
 import { checkSlideJson, formatProblem, type SlideFileProblem } from '../../src/model/slide-validation.js'
 import type { SlideFiles } from '../../src/schemas/index.js'
-import { MAX_REMOTE_IMAGE_URL, MAX_REMOTE_IMAGES } from './limits.js'
+import { slideImages } from './image-urls.js'
 import { sha256Hex, type SlideTranspiler } from './transpile.js'
 
 /** One control of the editor's panel. */
@@ -45,7 +45,11 @@ export interface SlideRenderData {
   fields: ControlField[]
   /** Why some controls give no prop (another shape, a duplicate or reserved id); the other props still work. */
   notes: string[]
-  /** Remote image URLs the content names verbatim: the only remote images the slide may load (`--allow-remote-images`). */
+  /**
+   * The images the content names, the only ones besides `data:` the slide may load (`slideImages`):
+   * paths of the emulator's own origin outside its API and control plane, and remote URLs with
+   * `--allow-remote-images`. Its display frame's policy names exactly these.
+   */
   images: string[]
 }
 
@@ -128,30 +132,7 @@ export function readControls(text: string): { props: Record<string, unknown>; fi
   return { props, fields, notes }
 }
 
-/** The remote http(s) URLs a content file's strings are, verbatim (not those on the emulator's own origin). */
-export function remoteImageUrls(content: unknown, origin: string): string[] {
-  const found = new Set<string>()
-  const visit = (value: unknown, depth: number): void => {
-    if (found.size >= MAX_REMOTE_IMAGES || depth > 64) return
-    if (typeof value === 'string') {
-      if (value.length > MAX_REMOTE_IMAGE_URL || !/^https?:\/\//i.test(value)) return
-      let url: URL
-      try {
-        url = new URL(value)
-      } catch {
-        return
-      }
-      if (url.origin !== origin && url.username === '' && url.password === '') found.add(value)
-      return
-    }
-    if (Array.isArray(value)) for (const item of value) visit(item, depth + 1)
-    else if (isRecord(value)) for (const item of Object.values(value)) visit(item, depth + 1)
-  }
-  visit(content, 0)
-  return [...found]
-}
-
-/** The render data of one slide. `allowRemoteImages` and `origin` decide which remote images it may load. */
+/** The render data of one slide. `origin` and `allowRemote` decide which of the images its content names it may load. */
 export function slideRenderData(
   files: SlideFiles,
   transpiler: SlideTranspiler,
@@ -179,6 +160,6 @@ export function slideRenderData(
     props,
     fields,
     notes,
-    images: images.allowRemote && parsedContent !== undefined ? remoteImageUrls(parsedContent, images.origin) : [],
+    images: parsedContent === undefined ? [] : slideImages(parsedContent, images.origin, images.allowRemote),
   }
 }

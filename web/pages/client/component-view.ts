@@ -477,7 +477,7 @@ export class ComponentView {
     picture.src = slidePicture(css, outcome.xhtml)
   }
 
-  /** A display frame's address: versioned, with the remote images its slide may load (`--allow-remote-images`). */
+  /** A display frame's address: versioned, with the images its slide may load (its policy names exactly those). */
   #displaySrc(data: SlideRenderData): string {
     const query = new URLSearchParams({ v: this.#deck.renderVersion })
     for (const url of data.images) query.append(IMAGE_PARAM, url)

@@ -4,8 +4,9 @@
  * relays from the renderer frame, sanitised again here on the very markup
  * it inserts, with the slide's stylesheet, in the slide's 16:9 box scaled
  * to the frame. It runs no slide code; its CSP allows images only from
- * `data:` and the emulator's origin (plus, with `--allow-remote-images`,
- * the exact URLs its address names), no fetch, no form, no frame.
+ * `data:` and the exact paths of the images its address names (those its
+ * slide's content names: the emulator's own, and remote ones with
+ * `--allow-remote-images`), no fetch, no form, no frame.
  */
 import { IMAGE_PARAM, MAX_MARKUP_CHARS, SLIDE_HEIGHT, SLIDE_WIDTH } from '../limits.js'
 import { type FromDisplay, RENDER_PROTOCOL, type ToDisplay } from '../protocol.js'

@@ -120,8 +120,8 @@ function readRequest(data: unknown): ToRenderer | undefined {
 
 function start(): void {
   const page = window.parent
-  // One sanitiser, made once the one-slide worker has started (see the end); each render's remote
-  // images (its content's, with --allow-remote-images) are set just before it runs.
+  // One sanitiser, made once the one-slide worker has started (see the end); each render's images
+  // (those its content names) are set just before it runs.
   const policy: ResourcePolicy = { origin, base, allowed: [] }
   let sanitizer!: ReturnType<typeof createSanitizer>
   const queue: Job[] = []

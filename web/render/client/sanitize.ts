@@ -7,17 +7,23 @@
  * - no `script`, `link`, `meta`, `base`, `iframe`, `frame`, `object`,
  *   `embed`, `form` or `portal` element, and no `ping`, `autofocus`,
  *   `srcdoc`, `action`, `formaction`, `target` or `http-equiv` attribute;
- * - a resource a slide loads (an `src`, `srcset`, `poster`, SVG `href`, a
- *   CSS `url()` in a `style` attribute or element, `@import`, `@font-face`)
- *   must be a `data:` URL, a path on the emulator's own origin outside its
- *   API and control plane, or (with `--allow-remote-images`) a URL the
- *   slide's content names verbatim. Anything else is removed, so nothing
- *   is even requested; the frame's Content-Security-Policy refuses it
- *   anyway;
+ * - a resource a slide loads must be a `data:` URL or an image its
+ *   `slide.content.json` names (`../image-urls.ts`: a path of the
+ *   emulator's own origin outside its API and control plane, or, with
+ *   `--allow-remote-images`, a remote URL), judged on the URL as the
+ *   browser resolves it. That holds for every attribute: `src`, `srcset`,
+ *   `poster` and the like as URLs; an `href` keeps only a same-document
+ *   `#id`, but on SVG's `image` and `feImage`; any other attribute (a
+ *   `style`, an SVG `fill`, `mask`, `clip-path`, `filter`, `marker-*`, a
+ *   `data-*`) is read as CSS by its tokens (`../css-urls.ts`), and so is a
+ *   `<style>` element, rule by rule and then as a whole. What is not
+ *   allowed is removed, so nothing is even requested; the frame's
+ *   Content-Security-Policy names only those images anyway;
  * - a link keeps only an in-page `#fragment`.
  */
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify'
-import { imagePathAllowed } from '../limits.js'
+import { cssUrlsAllowed, mayHoldCssUrl } from '../css-urls.js'
+import { allowedImageUrls, frameMayLoad } from '../image-urls.js'
 
 /** Elements that never reach a document. */
 export const FORBIDDEN_TAGS = [
@@ -38,21 +44,23 @@ export const FORBIDDEN_TAGS = [
 /** Attributes that never reach a document (DOMPurify removes every `on*` attribute itself). */
 export const FORBIDDEN_ATTRIBUTES = ['ping', 'autofocus', 'srcdoc', 'action', 'formaction', 'target', 'http-equiv']
 
-/** Attributes whose value is a URL the browser would load. */
-const RESOURCE_ATTRIBUTES = [
+/** Attributes whose value is a URL the browser would load (by local name; `href` and `srcset` have rules of their own). */
+const RESOURCE_ATTRIBUTES = new Set([
   'src',
   'poster',
   'background',
   'lowsrc',
   'dynsrc',
   'data',
-  'xlink:href',
   'icon',
   'manifest',
   'codebase',
   'archive',
   'longdesc',
-]
+])
+
+/** Elements whose `href` loads an image (SVG's `image` and `feImage`); on any other, an `href` may only name an element of the same document. */
+const IMAGE_HREF_ELEMENTS = new Set(['image', 'feimage'])
 
 /** Which resources a slide may load. */
 export interface ResourcePolicy {
@@ -60,60 +68,70 @@ export interface ResourcePolicy {
   origin: string
   /** The base URL relative references resolve against. */
   base: string
-  /** Remote URLs the slide's content names verbatim (only with `--allow-remote-images`). */
+  /** The images the slide's content names (`slideImages`: paths of the emulator's own origin, and remote URLs with `--allow-remote-images`). */
   allowed: readonly string[]
 }
 
-/** Whether a slide may load `raw` (an attribute value or a CSS URL, as written). */
-export function resourceAllowed(raw: string, policy: ResourcePolicy): boolean {
-  const value = raw.trim()
-  if (value === '') return true
-  if (/^data:/i.test(value)) return true
-  if (policy.allowed.includes(value)) return true
-  let url: URL
-  try {
-    url = new URL(value, policy.base)
-  } catch {
-    return false
+const allowedUrls = new WeakMap<readonly string[], Set<string>>()
+
+/** Whether a slide may load `raw` (an attribute value or a CSS URL, as the browser reads it); with `fragments`, a same-document `#id` too. */
+export function resourceAllowed(raw: string, policy: ResourcePolicy, fragments = false): boolean {
+  let allowed = allowedUrls.get(policy.allowed)
+  if (allowed === undefined) {
+    allowed = allowedImageUrls(policy.allowed, policy.origin)
+    allowedUrls.set(policy.allowed, allowed)
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === policy.origin && imagePathAllowed(url.pathname)
+  return frameMayLoad(raw, policy.base, allowed, fragments)
 }
 
-/** The URLs of a `srcset` (each candidate's first token). */
-function srcsetUrls(value: string): string[] {
-  return value
-    .split(',')
-    .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
-    .filter((url) => url !== '')
+/** Whether every URL a CSS text (a value, a declaration list, a rule, a stylesheet) names is allowed, read from its tokens. */
+export function cssAllowed(css: string, policy: ResourcePolicy): boolean {
+  return cssUrlsAllowed(css, (url) => resourceAllowed(url, policy, true))
 }
 
-const CSS_URL = /url\(\s*(?:"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'|([^)"'\s]*))\s*\)/gi
-const CSS_STRING = /"((?:[^"\\]|\\[\s\S])*)"|'((?:[^'\\]|\\[\s\S])*)'/g
-/** CSS functions whose strings are URLs (`image-set("a.png" 1x)`). */
-const CSS_URL_STRING_FUNCTIONS = /(?:image-set|src|image|cross-fade)\(/i
+const SRCSET_SPACE = /[\t\n\f\r ]/
 
-/** A CSS string's value, its escapes undone. */
-function unescapeCss(text: string): string {
-  return text.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|([\s\S]))/g, (_, hex: string | undefined, char: string | undefined) => {
-    if (hex !== undefined) {
-      const code = Number.parseInt(hex, 16)
-      return code === 0 || code > 0x10ffff ? '\ufffd' : String.fromCodePoint(code)
+/** The URLs of a `srcset`, as HTML's parser reads its candidates (a URL may hold commas; a descriptor ends at a comma outside parentheses). */
+export function srcsetUrls(value: string): string[] {
+  const urls: string[] = []
+  let at = 0
+  while (at < value.length) {
+    while (at < value.length && (SRCSET_SPACE.test(value[at]!) || value[at] === ',')) at++
+    if (at >= value.length) break
+    const start = at
+    while (at < value.length && !SRCSET_SPACE.test(value[at]!)) at++
+    let url = value.slice(start, at)
+    if (url.endsWith(',')) {
+      url = url.replace(/,+$/, '')
+    } else {
+      let parenthesised = false
+      while (at < value.length) {
+        const char = value[at++]
+        if (char === '(') parenthesised = true
+        else if (char === ')') parenthesised = false
+        else if (char === ',' && !parenthesised) break
+      }
     }
-    return char === '\n' ? '' : (char ?? '')
-  })
+    urls.push(url)
+  }
+  return urls
 }
 
-/** Whether every URL a CSS value (or rule text) names is allowed. */
-export function cssAllowed(value: string, policy: ResourcePolicy): boolean {
-  for (const match of value.matchAll(CSS_URL)) {
-    if (!resourceAllowed(unescapeCss(match[1] ?? match[2] ?? match[3] ?? ''), policy)) return false
+/** Whether an attribute of a sanitised element may stay: every URL it would load is allowed, whether it is a URL, a `srcset` or CSS. */
+function attributeAllowed(element: Element, attribute: Attr, policy: ResourcePolicy): boolean {
+  const name = attribute.name.toLowerCase()
+  const local = attribute.localName.toLowerCase()
+  const value = attribute.value
+  if (local === 'href' || name.endsWith(':href')) {
+    // A link, an SVG `use`, `pattern` or gradient keeps only a reference to an element of the same document.
+    if (IMAGE_HREF_ELEMENTS.has(element.localName.toLowerCase())) return resourceAllowed(value, policy)
+    return value.trim().startsWith('#')
   }
-  if (CSS_URL_STRING_FUNCTIONS.test(value)) {
-    for (const match of value.matchAll(CSS_STRING)) if (!resourceAllowed(unescapeCss(match[1] ?? match[2] ?? ''), policy)) return false
-  }
-  // A `url(` the pattern did not read (an escape in its name, say): refused rather than guessed at.
-  const urls = (value.match(/url\(/gi) ?? []).length
-  return urls === [...value.matchAll(CSS_URL)].length
+  if (RESOURCE_ATTRIBUTES.has(local)) return resourceAllowed(value, policy)
+  if (local === 'srcset' || local === 'imagesrcset') return srcsetUrls(value).every((url) => resourceAllowed(url, policy))
+  // Any other attribute, read as CSS (a `style`, an SVG `fill`, `mask`, `clip-path`, `filter` or
+  // `marker-start`, a `data-*` a CSS `attr()` could read): every URL it holds must be allowed.
+  return !mayHoldCssUrl(value) || cssAllowed(value, policy)
 }
 
 function filterDeclarations(style: CSSStyleDeclaration, policy: ResourcePolicy): void {
@@ -156,7 +174,9 @@ export function sanitizeStyleText(text: string, policy: ResourcePolicy): string 
     return ''
   }
   filterRules(sheet, policy)
-  return Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n')
+  const kept = Array.from(sheet.cssRules, (rule) => rule.cssText).join('\n')
+  // The text as written out is read once more as a whole: a rule the filter did not know cannot carry a URL through.
+  return cssAllowed(kept, policy) ? kept : ''
 }
 
 const CONFIG: Config = {
@@ -187,25 +207,14 @@ export function createSanitizer(policy: ResourcePolicy): Sanitizer {
   purify.addHook('afterSanitizeAttributes', (node) => {
     const element = node as Element
     if (typeof element.getAttribute !== 'function') return
-    for (const name of RESOURCE_ATTRIBUTES) {
-      const value = element.getAttribute(name)
-      if (value !== null && !resourceAllowed(value, policy)) element.removeAttribute(name)
-    }
-    for (const name of ['srcset', 'imagesrcset']) {
-      const value = element.getAttribute(name)
-      if (value !== null && !srcsetUrls(value).every((url) => resourceAllowed(url, policy))) element.removeAttribute(name)
-    }
-    const href = element.getAttribute('href')
-    if (href !== null) {
-      const local = element.localName
-      // SVG loads what `href` names on these; a link keeps only an in-page fragment.
-      const loads = local === 'image' || local === 'use' || local === 'feImage' || local === 'feimage'
-      if (loads ? !resourceAllowed(href, policy) : !href.trim().startsWith('#')) element.removeAttribute('href')
-    }
+    // A style attribute loses only the declarations that load what is not allowed; the rest stays.
     const style = (element as HTMLElement).style as CSSStyleDeclaration | undefined
     if (style !== undefined && element.hasAttribute('style')) {
       filterDeclarations(style, policy)
       if (style.length === 0) element.removeAttribute('style')
+    }
+    for (const attribute of Array.from(element.attributes)) {
+      if (!attributeAllowed(element, attribute, policy)) element.removeAttributeNode(attribute)
     }
   })
   return {

@@ -1,0 +1,337 @@
+/**
+ * Hostile slides, by the class of attack each belongs to (issue 31): the
+ * browser tests render them in the editor and the sites, and the slide
+ * checks' engine-equality test renders them through each engine. Each
+ * class is an array of its own, so a new class is a new export.
+ *
+ * A slide's `tsx` and the strings of its `content` may hold `CANARY` (the
+ * origin of a server nothing may ever reach, `http://127.0.0.1:<port>`)
+ * and `CANARY_HOST` (its `host:port`); `addressed()` fills them in.
+ */
+
+/** What a hostile slide must come to, whatever it tries. Nothing it names beyond what its class allows is ever requested. */
+export type HostileExpectation =
+  /** It renders; the elements with these ids are still shown (what was harmless stays). */
+  | { renders: true; keeps?: string[] }
+  /** It fails with this message (shown over its content rendering). */
+  | { fails: RegExp }
+
+export interface HostileSlide {
+  name: string
+  /** The class of attack (the export it belongs to). */
+  class: string
+  tsx: string
+  content?: unknown
+  controls?: unknown
+  expect: HostileExpectation
+  /**
+   * Paths (with query) of the emulator's own that the slide may make the browser
+   * request: images its content names. Any other request to the emulator's
+   * origin, beyond the page's own and the renderer's documents, is a leak. The
+   * first is loaded wherever the slide shows on a stage: the tests wait for it.
+   */
+  loads?: string[]
+}
+
+/** The slide with the canary's address filled in: in its code, in every string of its files and in what it may load. */
+export function addressed(slide: HostileSlide, canary: string): HostileSlide {
+  const host = new URL(canary).host
+  const fill = (text: string) => text.replaceAll('CANARY_HOST', host).replaceAll('CANARY', canary)
+  const deep = (value: unknown): unknown =>
+    typeof value === 'string'
+      ? fill(value)
+      : Array.isArray(value)
+        ? value.map(deep)
+        : typeof value === 'object' && value !== null
+          ? Object.fromEntries(Object.entries(value).map(([key, item]) => [key, deep(item)]))
+          : value
+  return {
+    ...slide,
+    tsx: fill(slide.tsx),
+    ...(slide.content === undefined ? {} : { content: deep(slide.content) }),
+    ...(slide.controls === undefined ? {} : { controls: deep(slide.controls) }),
+    ...(slide.loads === undefined ? {} : { loads: slide.loads.map(fill) }),
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * CSS and SVG that would make the viewer's browser load a URL: a `url()` or an image function in a
+ * style attribute, a <style> element, a custom property (var() chains, fallbacks), an SVG
+ * presentation attribute or an href, written with escapes, comments, entities and odd cases.
+ * Every URL is a `/v1` one (a request would land in the journal as a 401) or the canary's, each
+ * tagged with its variant; a control image the content names (`?control=…`) must still load, and
+ * `#ok` keeps its colour.
+ * ---------------------------------------------------------------------------------------------- */
+
+/** A component that shows its content's stylesheet, styled boxes (React style objects) and SVG shapes (attributes as props). */
+const STYLED = `import content from "./slide.content.json";
+export default function Styled() {
+  const c = content as any;
+  return (
+    <section className="slide">
+      <style>{c.css}</style>
+      <h1 id="title">{c.title}</h1>
+      {(c.boxes ?? []).map((b: any) => <div key={b.id} id={b.id} className={b.className} style={b.style}>{b.id}</div>)}
+      <svg width="300" height="40">{(c.shapes ?? []).map((s: any) => <rect key={s.id} id={s.id} width="10" height="10" {...s.attrs} />)}</svg>
+      <p id="ok" className="ok" style={{ color: "rgb(4, 5, 6)" }}>harmless</p>
+      <div id="control" className="control">control</div>
+    </section>
+  );
+}
+`
+
+/** A component that writes its content's markup as it is (as any component can, with dangerouslySetInnerHTML). */
+const RAW = `import content from "./slide.content.json";
+export default function Raw() {
+  const c = content as any;
+  return (
+    <section className="slide">
+      <h1 id="title">{c.title}</h1>
+      <div id="raw" dangerouslySetInnerHTML={{ __html: c.markup }} />
+      <p id="ok" style={{ color: "rgb(4, 5, 6)" }}>harmless</p>
+    </section>
+  );
+}
+`
+
+const control = (tag: string) => `/_emulator/assets/favicon.svg?control=${tag}`
+/** The control's rule: an allowed image (the content names it), which must still load. */
+const controlCss = (tag: string) => `.control { background-image: url(${control(tag)}); width: 8px; height: 8px }`
+const CLASS = 'css-and-svg-urls'
+
+export const CSS_AND_SVG_URLS: HostileSlide[] = [
+  {
+    name: 'custom properties holding an escaped url()',
+    class: CLASS,
+    tsx: STYLED,
+    content: {
+      title: 'Custom properties',
+      images: [control('custom')],
+      css: [
+        String.raw`.a { --q: u\72l(/v1/projects?leak=css-custom-escaped); background-image: var(--q) }`,
+        String.raw`.b { --r: var(--s); --s: var(--t, url(/v1/projects?leak=css-var-fallback)); background-image: var(--r) }`,
+        String.raw`.c { --u: URL(CANARY/css-custom-upper); cursor: var(--u), auto }`,
+        String.raw`.d { --v: \75 \72 \6c(/v1/projects?leak=css-custom-hex-name); border-image: var(--v) 30 }`,
+        controlCss('custom'),
+      ].join('\n'),
+      boxes: [
+        { id: 'a', className: 'a' },
+        { id: 'b', className: 'b' },
+        { id: 'c', className: 'c' },
+        { id: 'd', className: 'd' },
+        { id: 'style-escaped', style: { '--q': String.raw`u\72l(/v1/projects?leak=style-custom-escaped)`, backgroundImage: 'var(--q)' } },
+        {
+          id: 'style-chain',
+          style: { '--a': 'var(--b)', '--b': 'var(--c, url(/v1/projects?leak=style-var-fallback))', backgroundImage: 'var(--a)' },
+        },
+        { id: 'style-canary', style: { '--l': String.raw`u\rl(CANARY/style-custom)`, maskImage: 'var(--l)' } },
+      ],
+    },
+    expect: { renders: true, keeps: ['a', 'style-escaped', 'ok', 'control'] },
+    loads: [control('custom')],
+  },
+  {
+    name: 'image functions: var() and attr() strings, escaped names, -webkit-image-set, cross-fade, image, element, paint',
+    class: CLASS,
+    tsx: STYLED,
+    content: {
+      title: 'Image functions',
+      images: [control('image-functions')],
+      css: [
+        String.raw`.a { --s: "/v1/projects?leak=image-set-var"; background-image: image-set(var(--s) 1x) }`,
+        String.raw`.b { background-image: im\61ge-set("/v1/projects?leak=image-set-escaped-name" 1x) }`,
+        String.raw`.c { background-image: -webkit-image-set("/v1/projects?leak=webkit-image-set" 1x) }`,
+        String.raw`.d { background-image: cross-fade(url(/v1/projects?leak=cross-fade) 50%, linear-gradient(red, blue)) }`,
+        String.raw`.e { background-image: element(#title), paint(leak, "/v1/projects?leak=paint") }`,
+        String.raw`.f { background-image: image("/v1/projects?leak=image-function") }`,
+        String.raw`.g { --t: "CANARY/webkit-image-set-var"; background-image: -webkit-image-set(var(--t) 1x) }`,
+        String.raw`.h { background-image: image-set("/v1/projects?leak=image-set-type" type("image/png")) }`,
+        String.raw`.i { content: image-set("CANARY/content-image-set" 1x) }`,
+        String.raw`.j { background-image: IMAGE-SET("/v\31/projects?leak=image-set-upper-hex" 1x) }`,
+        controlCss('image-functions'),
+      ].join('\n'),
+      boxes: [
+        ...['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((id) => ({ id, className: id })),
+        { id: 'style-image-set', style: { '--s': '"/v1/projects?leak=style-image-set-var"', backgroundImage: 'image-set(var(--s) 1x)' } },
+        { id: 'style-escaped-name', style: { backgroundImage: String.raw`-webkit-im\61ge-set("CANARY/style-escaped-name" 1x)` } },
+      ],
+    },
+    expect: { renders: true, keeps: ['a', 'ok', 'control'] },
+    loads: [control('image-functions')],
+  },
+  {
+    name: 'escapes, newlines, comments and case in url()',
+    class: CLASS,
+    tsx: STYLED,
+    content: {
+      title: 'url() written oddly',
+      images: [control('escapes')],
+      css: [
+        String.raw`.a { background: url(/v\31/projects?leak=hex-in-url) }`,
+        `.b { background: url("/v\\\n1/projects?leak=newline-in-string") }`,
+        String.raw`.c { background: URL(/v1/projects?leak=upper-case) }`,
+        String.raw`.d { background: u/**/rl(/v1/projects?leak=comment-in-name) }`,
+        String.raw`.e { background: \75 rl(/v1/projects?leak=hex-name) }`,
+        String.raw`.f { border-image: url('/v1/projects?leak=border\'image') 30 }`,
+        String.raw`.g { list-style: u\rl(/v1/projects?leak=ident-escape) inside }`,
+        String.raw`.h { mask: url(/v1\/projects?leak=escaped-slash) }`,
+        String.raw`.i { background: url(  "CANARY/spaces"  ) }`,
+        String.raw`.j { background: url(/v1/projects?leak=tab	in-url) }`,
+        String.raw`.k { shape-outside: url(/v1/projects?leak=shape-outside) }`,
+        String.raw`.l { cursor: url(/v1/projects?leak=cursor), auto }`,
+        `.m { background: url(/v1\\\n/projects?leak=newline-unquoted) }`,
+        controlCss('escapes'),
+      ].join('\n'),
+      boxes: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm'].map((id) => ({ id, className: id })),
+    },
+    expect: { renders: true, keeps: ['a', 'ok', 'control'] },
+    loads: [control('escapes')],
+  },
+  {
+    name: 'a <style> element’s at-rules: @import, @font-face, @property, @keyframes, @page, groups and nesting',
+    class: CLASS,
+    tsx: STYLED,
+    content: {
+      title: 'At-rules',
+      images: [control('at-rules')],
+      css: [
+        String.raw`@import url(/v1/projects?leak=import);`,
+        String.raw`@import "CANARY/import-string";`,
+        String.raw`@font-face { font-family: leak; src: url(/v1/projects?leak=font-face) format("woff2") }`,
+        String.raw`@property --img { syntax: "<image>"; inherits: false; initial-value: url(/v1/projects?leak=property) }`,
+        String.raw`.a { font-family: leak; background-image: var(--img) }`,
+        String.raw`@media (min-width: 1px) { .b { background: url(/v1/projects?leak=media) } }`,
+        String.raw`@supports (display: grid) { .c { background: url(CANARY/supports) } }`,
+        String.raw`.d { & .e, & { background: url(/v1/projects?leak=nested) } }`,
+        String.raw`@layer l { .f { cursor: url(/v1/projects?leak=layer), auto } }`,
+        String.raw`@container (min-width: 1px) { .g { background: url(/v1/projects?leak=container) } }`,
+        String.raw`@keyframes k { from { background-image: url(/v1/projects?leak=keyframes) } to { color: red } }`,
+        String.raw`.h { animation: k 1s infinite }`,
+        String.raw`@page { background: url(/v1/projects?leak=page) }`,
+        String.raw`@counter-style c { system: cyclic; symbols: url(/v1/projects?leak=counter-style); }`,
+        String.raw`@scope (.i) { :scope { background: url(/v1/projects?leak=scope) } }`,
+        controlCss('at-rules'),
+        String.raw`.ok { font-weight: 700 }`,
+      ].join('\n'),
+      boxes: ['a', 'b', 'c', 'd', 'f', 'g', 'h', 'i'].map((id) => ({ id, className: id })),
+    },
+    expect: { renders: true, keeps: ['a', 'ok', 'control'] },
+    loads: [control('at-rules')],
+  },
+  {
+    name: 'SVG presentation attributes: fill, stroke, mask, clip-path, filter, marker-start/mid/end',
+    class: CLASS,
+    tsx: STYLED,
+    content: {
+      title: 'SVG attributes',
+      images: [control('svg-attributes')],
+      css: controlCss('svg-attributes'),
+      shapes: [
+        { id: 'fill', attrs: { fill: 'url(/v1/projects?leak=fill#p)' } },
+        { id: 'stroke', attrs: { stroke: 'url(/v1/projects?leak=stroke#p)' } },
+        { id: 'mask', attrs: { mask: 'url(/v1/projects?leak=mask#m)' } },
+        { id: 'clip-path', attrs: { clipPath: 'url(/v1/projects?leak=clip-path#c)' } },
+        { id: 'filter', attrs: { filter: 'url(/v1/projects?leak=filter#f)' } },
+        {
+          id: 'markers',
+          attrs: {
+            markerStart: 'url(/v1/projects?leak=marker-start#m)',
+            markerMid: 'url(/v1/projects?leak=marker-mid#m)',
+            markerEnd: 'url(/v1/projects?leak=marker-end#m)',
+          },
+        },
+        { id: 'escaped', attrs: { fill: String.raw`U\52L(/v1/projects?leak=fill-escaped#p)` } },
+        { id: 'canary', attrs: { stroke: "url('CANARY/stroke#p')" } },
+        { id: 'style-attr', attrs: { style: { fill: 'url(/v1/projects?leak=svg-style-attr#p)' } } },
+        { id: 'kept', attrs: { fill: 'url(#nowhere)', stroke: 'red' } },
+      ],
+    },
+    expect: { renders: true, keeps: ['fill', 'kept', 'ok', 'control'] },
+    loads: [control('svg-attributes')],
+  },
+  {
+    name: 'markup as written: SVG hrefs, entities, a <style> in SVG, data-* read by attr(), every URL attribute',
+    class: CLASS,
+    tsx: RAW,
+    content: {
+      title: 'Markup',
+      images: [control('markup-href'), control('markup-srcset')],
+      markup: [
+        '<svg width="200" height="40" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">',
+        '<style>rect.s { fill: url(/v1/projects?leak=svg-style-element#p) } rect.t { stroke: u\\72l(CANARY/svg-style-escaped#p) }</style>',
+        '<defs><linearGradient id="grad"><stop offset="0" stop-color="red"/></linearGradient><symbol id="sym"><rect width="2" height="2"/></symbol></defs>',
+        '<rect class="s t" width="10" height="10"/>',
+        '<rect width="10" height="10" fill="u&#x72;l(/v1/projects?leak=entity-in-attribute#p)"/>',
+        '<rect width="10" height="10" style="fill: u&#114;l(/v1/projects?leak=entity-in-style#p)"/>',
+        '<rect id="kept" width="10" height="10" fill="url(#grad)"/>',
+        '<use href="/v1/projects?leak=use#a"/>',
+        '<use xlink:href="/v1/projects?leak=use-xlink#a"/>',
+        '<use id="kept-use" href="#sym"/>',
+        '<image href="/v1/projects?leak=svg-image" width="5" height="5"/>',
+        '<image xlink:href="CANARY/svg-image-xlink" width="5" height="5"/>',
+        `<image id="control-image" href="${control('markup-href')}" width="5" height="5"/>`,
+        '<filter id="fi"><feImage href="/v1/projects?leak=feimage"/></filter><rect width="4" height="4" filter="url(#fi)"/>',
+        '<pattern id="pa" href="/v1/projects?leak=pattern#x" width="2" height="2"/><rect width="4" height="4" fill="url(#pa)"/>',
+        '<linearGradient id="lg" href="/v1/projects?leak=gradient#g"/>',
+        '<a href="/v1/projects?leak=svg-link"><text y="20">link</text></a>',
+        '<path id="tp" d="M0 30 H100"/><text><textPath href="/v1/projects?leak=textpath#p">x</textPath></text>',
+        '</svg>',
+        '<div id="data-url" data-src="url(/v1/projects?leak=data-attribute)" style="background-image: attr(data-src type(<url>))">d</div>',
+        '<div data-s=\'"/v1/projects?leak=attr-string"\' style="background-image: image-set(attr(data-s) 1x)">e</div>',
+        '<div style="background-image: u&#114;l(/v1/projects?leak=entity-style-attribute)">f</div>',
+        '<img src="/v1/projects?leak=img" alt=""><img src="\\\\CANARY_HOST/backslash-host.png" alt="">',
+        `<img id="control-srcset" alt="" srcset="${control('markup-srcset')} 1x, /v1/projects?leak=srcset,comma 2x">`,
+        '<img alt="" srcset="/v1/projects?leak=srcset-only 1x">',
+        '<video poster="/v1/projects?leak=poster"></video><input type="image" src="/v1/projects?leak=input-image" alt="">',
+        '<table background="/v1/projects?leak=table-background"><tr><td>t</td></tr></table>',
+      ].join(''),
+    },
+    expect: { renders: true, keeps: ['kept', 'control-image', 'ok'] },
+    loads: [control('markup-href')],
+  },
+]
+
+/* ------------------------------------------------------------------------------------------------
+ * Image URLs that start like a path of the emulator's own but name another host once the browser's
+ * URL parser reads them (`\` is `/` in an http(s) URL, tabs and newlines are dropped): each names the
+ * canary's host, in the content (the content view and the component's <img>) and in the component's
+ * CSS. None may load, even with --allow-remote-images; `/%5C…` is a path of the emulator's own.
+ * ---------------------------------------------------------------------------------------------- */
+
+/** Each URL as an <img> and as a CSS string (its backslashes, quotes, tabs and newlines escaped, so CSS reads the same URL). */
+const PATHS = String.raw`import content from "./slide.content.json";
+const cssString = (url: string) => '"' + url.replace(/[\\"]/g, (c) => "\\" + c).replace(/\n/g, "\\a ").replace(/\t/g, "\\9 ") + '"';
+export default function Paths() {
+  const urls: string[] = (content as any).blocks.map((b: any) => b.url);
+  return (
+    <section className="slide">
+      {urls.map((url, i) => <img key={i} id={"img" + i} src={url} alt="" />)}
+      {urls.map((url, i) => <div key={"css" + i} id={"css" + i} style={{ backgroundImage: "url(" + cssString(url) + ")", width: 4, height: 4 }} />)}
+      <p id="ok" style={{ color: "rgb(4, 5, 6)" }}>paths</p>
+    </section>
+  );
+}
+`
+
+export const PATH_LOOKING_HOSTS: HostileSlide[] = [
+  {
+    name: 'image paths that name another host: /\\host, \\\\host, tabs and newlines inside, //host',
+    class: 'path-looking-hosts',
+    tsx: PATHS,
+    content: {
+      title: 'Paths',
+      blocks: [
+        { type: 'image', url: '/\\CANARY_HOST/backslash.png', alt: 'backslash' },
+        { type: 'image', url: '\\\\CANARY_HOST/two-backslashes.png', alt: 'two backslashes' },
+        { type: 'image', url: '/\t/CANARY_HOST/tab.png', alt: 'tab' },
+        { type: 'image', url: '/\n/CANARY_HOST/newline.png', alt: 'newline' },
+        { type: 'image', url: '//CANARY_HOST/scheme-relative.png', alt: 'scheme-relative' },
+        { type: 'image', url: ' /\\CANARY_HOST/leading-space.png', alt: 'leading space' },
+        { type: 'image', url: '/%5CCANARY_HOST/encoded.png', alt: 'encoded backslash' },
+      ],
+    },
+    expect: { renders: true, keeps: ['ok', 'img6'] },
+    // `/%5C<host>/encoded.png` is a path of the emulator's own (a 404), named by the content.
+    loads: ['/%5CCANARY_HOST/encoded.png'],
+  },
+]
