@@ -291,6 +291,14 @@ export class Emulator {
     return loading
   }
 
+  /** A request value with its row, and its body checked against the row's limit. */
+  #resolve(request: EmulatorRequest): EmulatorRequest {
+    const resolved = this.mounts.resolve(request.method, request.path)
+    const bodyTooLarge =
+      request.bodyTooLarge === true || (request.body !== null && request.body.byteLength > this.mounts.bodyLimitOf(resolved))
+    return { ...request, resolved, bodyTooLarge }
+  }
+
   async #dispatch(request: EmulatorRequest): Promise<EmulatorResponse> {
     if (!this.#loaded) {
       try {
@@ -299,7 +307,10 @@ export class Emulator {
         return fail.internal(`the emulator could not load its world: ${(error as Error).message}`).toResponse()
       }
     }
-    const mount = this.mounts.mountFor(request.method, request.path)
+    // The way in resolved the request (and checked its body) against this table; a request handed to
+    // `handle()` as a value is resolved and checked here. Either way, once.
+    if (request.resolved?.table !== this.mounts) request = this.#resolve(request)
+    const mount = request.resolved!.mount as Mount<Emulator>
     const policy = this.#policies[mount.browsers]
     const response =
       request.method === 'OPTIONS'

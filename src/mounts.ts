@@ -15,9 +15,9 @@
  * them to the emulator it builds. The core never imports the web.
  */
 import type { ApiPipeline } from './api/pipeline.js'
-import { controlBodyLimit } from './control/http-routes.js'
+import { resolveControlRoute } from './control/http-routes.js'
 import type { ControlDispatchHost } from './control/dispatch.js'
-import { MAX_BODY_BYTES, MAX_NO_BODY_BYTES, type EmulatorRequest, type EmulatorResponse } from './core/exchange.js'
+import { MAX_BODY_BYTES, MAX_NO_BODY_BYTES, type EmulatorRequest, type EmulatorResponse, type ResolvedMount } from './core/exchange.js'
 import { fail } from './core/errors.js'
 import { OPENAPI_PATH, openApiServer, type OpenApiHost } from './openapi/serve.js'
 
@@ -62,11 +62,15 @@ export interface Mount<Host = CoreHost> {
    * method goes on to the next row that matches its path.
    */
   readonly methods?: readonly string[]
+  /** The largest request body the row reads, in bytes (an adapter stops reading, or never starts, past it). */
+  readonly bodyLimit: number
   /**
-   * The largest request body the row reads, in bytes, from the method and
-   * path alone (so an adapter stops reading, or never starts, past it).
+   * For a row whose limit depends on the request (the control plane's, per
+   * route): its limit from the method and path alone, and what it found
+   * (its route), which the row's handler reads from `request.resolved`
+   * instead of matching again.
    */
-  readonly bodyLimit: number | ((method: string, path: string) => number)
+  resolve?(method: string, path: string): { bodyLimit: number; detail: unknown }
   readonly browsers: BrowserPolicyName
   /** Builds the row's handler for one emulator, on the first request the row serves. */
   open(context: MountContext<Host>): Promise<MountHandler> | MountHandler
@@ -91,7 +95,8 @@ const CORE_MOUNTS_AFTER: readonly Mount[] = [
     name: 'the control plane',
     path: '/_emulator',
     match: 'tree',
-    bodyLimit: controlBodyLimit,
+    bodyLimit: MAX_NO_BODY_BYTES,
+    resolve: resolveControlRoute,
     browsers: 'own-origins',
     open: async ({ host, onError }) => {
       const { ControlDispatcher } = await import('./control/dispatch.js')
@@ -132,32 +137,70 @@ function topLevel(path: string): string {
   return end === -1 ? path : path.slice(0, end)
 }
 
+/** Where a request was found in a table: its row, the body it may carry, what the row learnt (see `ResolvedMount`). */
+export interface Resolved<Host = CoreHost> extends ResolvedMount {
+  readonly table: MountTable<Host>
+  readonly mount: Mount<Host>
+}
+
 /**
  * One emulator's mount table: the API's row, the rows its composition root
  * added (the web room's), then the core's other rows. The first row that
  * matches a request's method and path serves it.
+ *
+ * A request is looked up once, by the way in that reads it (`resolve`), and
+ * its body's size is checked once, against the limit that lookup gave
+ * (`bodyLimitOf`); the emulator and the row read both from the request.
+ * `counts` tallies the two, for the test that holds them to one each.
  */
 export class MountTable<Host = CoreHost> {
   /** Every row, most specific first. */
   readonly rows: readonly Mount<Host>[]
   /** The top-level path of each row but the API's: what a base URL at an origin's root leaves to the emulator's own paths. */
   readonly ownPrefixes: readonly string[]
+  /** Lookups (`resolve`) and body-size checks (`bodyLimitOf`) so far. */
+  readonly counts = { lookups: 0, bodyChecks: 0 }
+  /** The resolution of each row whose limit is fixed: made once, shared by every request (no allocation per request). */
+  readonly #fixed = new Map<Mount<Host>, Resolved<Host>>()
 
   constructor(added: readonly Mount<Host>[] = []) {
     this.rows = [API_MOUNT as Mount<Host>, ...added, ...(CORE_MOUNTS_AFTER as readonly Mount<Host>[])]
     this.ownPrefixes = [...new Set(this.rows.filter((mount) => mount.path !== '/v1').map((mount) => topLevel(mount.path)))]
+    for (const mount of [...this.rows, NOT_FOUND_MOUNT as Mount<Host>]) {
+      if (mount.resolve === undefined) this.#fixed.set(mount, { table: this, mount, bodyLimit: mount.bodyLimit, detail: undefined })
+    }
   }
 
-  /** The row that serves `method` on `path` (`NOT_FOUND_MOUNT` when none does). */
+  /** The row that serves `method` on `path` (`NOT_FOUND_MOUNT` when none does): a lookup, counted as one. */
   mountFor(method: string, path: string): Mount<Host> {
+    this.counts.lookups++
+    return this.#find(method, path)
+  }
+
+  #find(method: string, path: string): Mount<Host> {
     for (const mount of this.rows) if (matches(mount as Mount<never>, method, path)) return mount
     return NOT_FOUND_MOUNT as Mount<Host>
   }
 
+  /** Looks a request up: its row, the body it may carry, what the row found. The one lookup of a request. */
+  resolve(method: string, path: string): Resolved<Host> {
+    this.counts.lookups++
+    const mount = this.#find(method, path)
+    const fixed = this.#fixed.get(mount)
+    if (fixed !== undefined) return fixed
+    const { bodyLimit, detail } = mount.resolve!(method, path)
+    return { table: this, mount, bodyLimit, detail }
+  }
+
+  /** The body limit a way in enforces for a resolved request: called once per request that carries a body. */
+  bodyLimitOf(resolved: ResolvedMount): number {
+    this.counts.bodyChecks++
+    return resolved.bodyLimit
+  }
+
   /** The largest body a request may carry, from its method and path alone (its row's limit). */
   bodyLimitFor(method: string, path: string): number {
-    const { bodyLimit } = this.mountFor(method, path)
-    return typeof bodyLimit === 'number' ? bodyLimit : bodyLimit(method, path)
+    return this.resolve(method, path).bodyLimit
   }
 
   /** True for a path in one of the emulator's own namespaces (`/_emulator`, `/editor`, …), not the API's. */

@@ -3,7 +3,7 @@ import type { MountTable } from '../mounts.js'
 import { bufferedResponse } from './buffered-response.js'
 
 /** What an adapter reads of an emulator's mount table: which paths are its own, and each request's body limit. */
-export type Routing = Pick<MountTable<unknown>, 'isOwnPath' | 'bodyLimitFor' | 'ownPrefixes'>
+export type Routing = Pick<MountTable<unknown>, 'isOwnPath' | 'resolve' | 'bodyLimitOf' | 'ownPrefixes'>
 
 /**
  * Maps a URL onto the emulator's own paths: anything under the base path
@@ -29,7 +29,9 @@ export async function fromFetchRequest(request: Request, basePath: string, mount
   })
   const path = emulatorPath(url.pathname, basePath, mounts)
   const method = request.method.toUpperCase()
-  const { body, tooLarge: bodyTooLarge } = await readBody(request, mounts.bodyLimitFor(method, path))
+  const resolved = mounts.resolve(method, path)
+  const { body, tooLarge: bodyTooLarge } =
+    request.body === null ? { body: null, tooLarge: false } : await readBody(request, mounts.bodyLimitOf(resolved))
   return {
     method,
     path,
@@ -37,6 +39,7 @@ export async function fromFetchRequest(request: Request, basePath: string, mount
     headers,
     body,
     bodyTooLarge,
+    resolved,
   }
 }
 
@@ -197,12 +200,13 @@ function directRequest(
     else return undefined
   }
   const path = emulatorPath(url.pathname, basePath, mounts)
+  const resolved = mounts.resolve(method, path)
   let bodyTooLarge = false
-  if (body !== null && body.byteLength > mounts.bodyLimitFor(method, path)) {
+  if (body !== null && body.byteLength > mounts.bodyLimitOf(resolved)) {
     bodyTooLarge = true
     body = null
   } else if (body !== null && body.byteLength === 0) body = null
-  return { method, path, query: url.search.slice(1), headers, body, bodyTooLarge }
+  return { method, path, query: url.search.slice(1), headers, body, bodyTooLarge, resolved }
 }
 
 /**

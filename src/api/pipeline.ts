@@ -8,7 +8,7 @@ import type { RateDecision, RateLimiter } from '../core/rate-limiter.js'
 import { RouteTable } from '../core/router.js'
 import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import type { Principal } from '../model/access.js'
-import { responseCache } from '../model/response-cache.js'
+import { Serialized } from '../core/serialized.js'
 import { handlers as standardHandlers, type Env, type OperationHandler, type OperationHandlers } from '../operations/index.js'
 import { operations, type OperationId, type OperationSpec } from '../schemas/index.js'
 import type { World } from '../store/world.js'
@@ -130,9 +130,8 @@ export class ApiPipeline {
       const spec: OperationSpec = operations[match.data]
 
       // 4. Body size
-      if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > MAX_BODY_BYTES)) {
-        throw fail.payloadTooLarge(MAX_BODY_BYTES)
-      }
+      // Checked once, where the request was read (or by the emulator for a request value): the row's limit is MAX_BODY_BYTES.
+      if (request.bodyTooLarge) throw fail.payloadTooLarge(MAX_BODY_BYTES)
 
       // 5. Fault injection
       const fault = host.faults.take(match.data, { value: principal.key.key, id: principal.key.id })
@@ -156,7 +155,7 @@ export class ApiPipeline {
       // interleave with it, exactly as under the lock, without queueing.
       const handler = this.#handlers[match.data] as OperationHandler<OperationId>
       const authorization = request.headers.authorization
-      const result =
+      const answer =
         spec.method === 'GET' && this.#syncReads && host.quiet
           ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
           : await host.exclusive(async () => {
@@ -169,9 +168,9 @@ export class ApiPipeline {
               const world = host.world
               return world.transaction(() => handler({ world, env: host.env, principal: current, params, query, body } as never))
             })
-      if (result instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
+      if (answer instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
       // A value composed from cached parts comes with its JSON text (model/response-cache.ts).
-      const text = responseCache(host.world).textOf(result)
+      const [result, text] = answer instanceof Serialized ? [answer.value, answer.text] : [answer, undefined]
       if (options.validateResponses) {
         const check = safeParse(spec.response, result)
         if (!check.success) {

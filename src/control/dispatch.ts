@@ -3,7 +3,8 @@ import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../co
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
 import { adminTokenRefusal } from './admin-token.js'
 import type { ControlPlane } from './control-plane.js'
-import { controlRoutes, type ControlRoute } from './http-routes.js'
+import { type ControlRoute, resolveControlRoute } from './http-routes.js'
+import type { RouteMatch } from '../core/router.js'
 
 /** What the control plane's HTTP routes need from the emulator that hosts them. */
 export interface ControlDispatchHost {
@@ -19,8 +20,6 @@ export interface ControlDispatchHost {
  * table, ahead of this one.)
  */
 export class ControlDispatcher {
-  readonly #routes = controlRoutes()
-
   constructor(
     private readonly host: ControlDispatchHost,
     private readonly onError: (error: unknown) => void,
@@ -31,13 +30,13 @@ export class ControlDispatcher {
     try {
       const refusal = adminTokenRefusal(host.adminToken, bearer(request.headers.authorization))
       if (refusal !== undefined) throw refusal
-      const match = this.#routes.match(request.method, request.path)
+      // The route the mount table found while resolving the request (one match per request).
+      const match =
+        (request.resolved?.detail as RouteMatch<ControlRoute> | undefined) ?? resolveControlRoute(request.method, request.path).detail
       if (match.kind === 'none') throw fail.notFound('Route', `no control-plane route at ${request.method} ${request.path}`)
       if (match.kind === 'wrong-method') throw fail.methodNotAllowed(match.allow)
       const route: ControlRoute = match.data
-      if (request.bodyTooLarge || (request.body !== null && request.body.byteLength > route.bodyLimit)) {
-        throw fail.payloadTooLarge(route.bodyLimit)
-      }
+      if (request.bodyTooLarge) throw fail.payloadTooLarge(route.bodyLimit)
       const body = readJsonBody(request, false)
       const result = await route.run(host.control, {
         params: decodeParams(match.params),

@@ -1,6 +1,6 @@
 import { fail } from '../core/errors.js'
 import { MAX_CONTROL_BODY_BYTES, MAX_NO_BODY_BYTES, MAX_STATE_BODY_BYTES } from '../core/exchange.js'
-import { RouteTable } from '../core/router.js'
+import { type RouteMatch, RouteTable } from '../core/router.js'
 import type { HttpMethod, PathParams } from '../schemas/operation-routes.js'
 import type { ControlPlane } from './control-plane.js'
 
@@ -96,15 +96,21 @@ export function controlRoutes(): RouteTable<ControlRoute> {
   return table
 }
 
-let limits: RouteTable<ControlRoute> | undefined
+let routes: RouteTable<ControlRoute> | undefined
+
+/** The control plane's routes (data only: one table serves every emulator). */
+export function controlRouteTable(): RouteTable<ControlRoute> {
+  routes ??= controlRoutes()
+  return routes
+}
 
 /**
- * The body limit of a control-plane request, known from its method and path
- * alone, so an adapter can refuse an oversized body before reading it. A
- * request that matches no route reads no body (it is answered 404 or 405).
+ * A control-plane request's route and body limit, from its method and path
+ * alone, so an adapter can refuse an oversized body before reading it and
+ * the dispatcher needs no second match. A request that matches no route
+ * reads no body (it is answered 404 or 405).
  */
-export function controlBodyLimit(method: string, path: string): number {
-  limits ??= controlRoutes()
-  const match = limits.match(method, path)
-  return match.kind === 'route' ? match.data.bodyLimit : MAX_NO_BODY_BYTES
+export function resolveControlRoute(method: string, path: string): { bodyLimit: number; detail: RouteMatch<ControlRoute> } {
+  const match = controlRouteTable().match(method, path)
+  return { bodyLimit: match.kind === 'route' ? match.data.bodyLimit : MAX_NO_BODY_BYTES, detail: match }
 }

@@ -5,6 +5,21 @@
  * in Node and in a browser.
  */
 
+/**
+ * Where a request was found in an emulator's mount table (`mounts.ts`): its
+ * row, the largest body it reads, and what the row learnt while resolving
+ * the path (the control plane: its route). The way in that read the request
+ * resolves it once; the emulator and the row use that, never looking it up
+ * again.
+ */
+export interface ResolvedMount {
+  /** The table that resolved it (an emulator uses a resolution of its own table only). */
+  readonly table: object
+  readonly mount: object
+  readonly bodyLimit: number
+  readonly detail: unknown
+}
+
 /** An incoming request, as the core sees it. */
 export interface EmulatorRequest {
   /** Upper-case HTTP method. */
@@ -17,8 +32,15 @@ export interface EmulatorRequest {
   headers: Readonly<Record<string, string | undefined>>
   /** The raw body, or null when there is none. */
   body: Uint8Array | null
-  /** Set by an adapter that stopped reading a body larger than the limit. */
+  /**
+   * True when the body was larger than its row's limit (and so was not
+   * read): the one body-size check of a request, made by the way in that
+   * read it (or by the emulator, for a request handed to `handle()` as a
+   * value). Rows answer 413 from it, in their own order of checks.
+   */
   bodyTooLarge?: boolean
+  /** The request's row, as the way in resolved it. */
+  resolved?: ResolvedMount
 }
 
 /**

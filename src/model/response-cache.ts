@@ -1,3 +1,4 @@
+import { Serialized } from '../core/serialized.js'
 import type { ProjectListItem } from '../schemas/index.js'
 import type { ProjectRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
@@ -9,7 +10,7 @@ interface KeptPage {
   records: readonly ProjectRecord[]
   origin: string
   more: boolean
-  result: object
+  result: Serialized<object>
 }
 
 /** How many list pages a world keeps. */
@@ -25,14 +26,13 @@ const PAGE_CACHE_SIZE = 256
  *   its record is the stored one and the public origin is the same.
  * - The last page of each project list (by user and query), reused while
  *   it would show the very same records, with the same cursor and origin.
- * - The JSON text of each value composed from those texts, which the
- *   pipeline sends instead of serialising the value (`textOf`); with
+ * - Each kept page as a `Serialized` value: the page and its JSON text,
+ *   which the pipeline sends instead of serialising the value; with
  *   `validateResponses` on, it checks that the text is the value's.
  */
 export class ResponseCache {
   readonly #items = new WeakMap<ProjectRecord, { origin: string; item: ProjectListItem; json: string }>()
   readonly #pages = new Map<string, KeptPage>()
-  readonly #texts = new WeakMap<object, string>()
 
   /** A project's list item and `JSON.stringify` of it. Treat the item as read-only. */
   listItem(project: ProjectRecord, urls: Urls): { item: ProjectListItem; json: string } {
@@ -46,24 +46,26 @@ export class ResponseCache {
   }
 
   /** The page kept under `key` if it shows exactly `records` (the same objects), for `origin`, with `more` alike. */
-  page<T extends object>(key: string, records: readonly ProjectRecord[], origin: string, more: boolean): T | undefined {
+  page<T extends object>(key: string, records: readonly ProjectRecord[], origin: string, more: boolean): Serialized<T> | undefined {
     const kept = this.#pages.get(key)
     if (kept === undefined || kept.origin !== origin || kept.more !== more || kept.records.length !== records.length) return undefined
     for (let i = 0; i < records.length; i++) if (kept.records[i] !== records[i]) return undefined
-    return kept.result as T
+    return kept.result as Serialized<T>
   }
 
-  /** Keeps a page's value and its JSON text (which must be exactly `JSON.stringify(result)`). */
-  keepPage<T extends object>(key: string, records: readonly ProjectRecord[], origin: string, more: boolean, result: T, json: string): T {
+  /** Keeps a page's value with its JSON text (which must be exactly `JSON.stringify(result)`), and answers it. */
+  keepPage<T extends object>(
+    key: string,
+    records: readonly ProjectRecord[],
+    origin: string,
+    more: boolean,
+    result: T,
+    json: string,
+  ): Serialized<T> {
     if (this.#pages.size >= PAGE_CACHE_SIZE) this.#pages.clear()
-    this.#pages.set(key, { records, origin, more, result })
-    this.#texts.set(result, json)
-    return result
-  }
-
-  /** The JSON text kept for a value composed from cached parts, if `value` is one. */
-  textOf(value: unknown): string | undefined {
-    return typeof value === 'object' && value !== null ? this.#texts.get(value) : undefined
+    const page = new Serialized(result, json)
+    this.#pages.set(key, { records, origin, more, result: page })
+    return page
   }
 }
 

@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { fail, internalError, ServiceError } from '../core/errors.js'
-import type { EmulatorRequest, EmulatorResponse } from '../core/exchange.js'
+import type { EmulatorRequest, EmulatorResponse, ResolvedMount } from '../core/exchange.js'
 import { hostAllowed, isLoopbackAddress } from '../core/web-guard.js'
 import { MountTable } from '../mounts.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
@@ -16,7 +16,7 @@ export interface HttpServerOptions {
    * The served emulator's mount table, for each request's body limit (a
    * body over its row's limit is never read). Default: the core's rows.
    */
-  mounts?: Pick<MountTable<unknown>, 'bodyLimitFor'>
+  mounts?: Pick<MountTable<unknown>, 'resolve' | 'bodyLimitOf'>
   /** How long a client may take to send a request's headers, in ms (default 10 s); then 408. */
   headersTimeoutMs?: number
   /** How long a client may take to send a whole request, body included, in ms (default 60 s); then 408. */
@@ -216,6 +216,7 @@ export function listenHttp(
     query: string,
     body: Uint8Array | null,
     bodyTooLarge: boolean,
+    resolved: ResolvedMount,
   ): EmulatorRequest => ({
     method: (req.method ?? 'GET').toUpperCase(),
     path,
@@ -224,6 +225,7 @@ export function listenHttp(
     headers: req.headers as Record<string, string | undefined>,
     body,
     bodyTooLarge,
+    resolved,
   })
 
   /** Writes `response` now, stops answering on this socket, discards what still comes (bounded), then closes. */
@@ -306,18 +308,19 @@ export function listenHttp(
     const query = q === -1 ? '' : url.slice(q + 1)
     // Without Content-Length or Transfer-Encoding no body follows (RFC 9112 §6.3):
     // answer at once, with no stream listeners to add and remove (most requests are GETs).
+    const method = (req.method ?? 'GET').toUpperCase()
+    const resolved = mounts.resolve(method, path)
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-      answer(res, toRequest(req, path, query, null, false))
+      answer(res, toRequest(req, path, query, null, false, resolved))
       return
     }
-    const method = (req.method ?? 'GET').toUpperCase()
-    const limit = mounts.bodyLimitFor(method, path)
+    const limit = mounts.bodyLimitOf(resolved)
     const tooLarge = () => {
       // The core answers (401, 404, 405 or 413, in its own order); the body is never read.
       refusing.add(req.socket)
       busy.add(req.socket)
       inFlight += 1
-      handle(toRequest(req, path, query, null, true))
+      handle(toRequest(req, path, query, null, true, resolved))
         .then(
           (response) => answerEarly(req, response),
           () => answerEarly(req, fail.payloadTooLarge(limit).toResponse()),
@@ -352,7 +355,7 @@ export function listenHttp(
     req.on('end', () => {
       if (refused) return
       const body = chunks.length === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-      answer(res, toRequest(req, path, query, body, false))
+      answer(res, toRequest(req, path, query, body, false, resolved))
     })
   }
 
@@ -377,7 +380,9 @@ export function listenHttp(
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const q = (req.url ?? '/').indexOf('?')
     const path = q === -1 ? (req.url ?? '/') : req.url!.slice(0, q)
-    if (Number(req.headers['content-length'] ?? 0) <= mounts.bodyLimitFor((req.method ?? 'GET').toUpperCase(), path)) res.writeContinue()
+    // Its row's limit decides the 100 Continue; the request is looked up again when it is handled (this rare exchange alone looks up twice).
+    const method = (req.method ?? 'GET').toUpperCase()
+    if (Number(req.headers['content-length'] ?? 0) <= mounts.resolve(method, path).bodyLimit) res.writeContinue()
     onRequest(req, res)
   })
   // CONNECT (a proxy tunnel): node:http would drop the socket without a word when nothing listens for it.

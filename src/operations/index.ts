@@ -14,4 +14,5 @@ export const handlers: OperationHandlers = {
   ...teamHandlers,
 }
 
-export type { Env, OperationContext, OperationHandler, OperationHandlers } from './context.js'
+export { Serialized } from '../core/serialized.js'
+export type { Env, OperationAnswer, OperationContext, OperationHandler, OperationHandlers } from './context.js'

@@ -5,7 +5,7 @@
  * shown". Nothing here ships; the emulator only calls the hooks it is given.
  */
 import { createHookedEmulator } from '../support/hooked-emulator.js'
-import type { TestHooks } from '../support/hooked-emulator.js'
+import type { PlainOperationHandler, TestHooks } from '../support/test-hooks.js'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type { RateDecision } from '../../src/core/rate-limiter.js'
 import type { PresentationEmulator } from '../../src/index.js'
@@ -52,9 +52,9 @@ function withJson(response: EmulatorResponse, json: unknown): EmulatorResponse {
 /** Wraps one operation's handler. */
 function wrap<Id extends OperationId>(
   target: Id,
-  make: (handler: OperationHandler<Id>) => OperationHandler<Id>,
+  make: (handler: PlainOperationHandler<Id>) => OperationHandler<Id>,
 ): TestHooks['wrapOperation'] {
-  return ((id: OperationId, handler: OperationHandler<OperationId>) =>
+  return ((id: OperationId, handler: PlainOperationHandler<OperationId>) =>
     id === target ? make(handler as never) : handler) as TestHooks['wrapOperation']
 }
 

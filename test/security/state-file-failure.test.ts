@@ -1,3 +1,4 @@
+import { watch } from 'node:fs'
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
@@ -91,6 +92,11 @@ describe('a state file that cannot be written', () => {
     cli,
   }) => {
     const path = join(dir.path, 'blocked.json')
+    // Every save writes a temporary file of its own beside the path (then renames it): their names tell the attempts apart.
+    const attempts = new Set<string>()
+    const watcher = watch(dir.path, (_event, name) => {
+      if (name?.startsWith('blocked.json.')) attempts.add(name)
+    })
     const server = await cli.start(['--state', path, '--quiet', '--clock', 'manual'])
     expect((await stat(path)).isFile()).toBe(true)
     // Root ignores permissions, so block the rename with a non-empty folder in the file's place.
@@ -103,7 +109,11 @@ describe('a state file that cannot be written', () => {
     }
     expect((await server.request('GET', '/v1/projects')).status).toBe(200)
     await waitUntil(() => /cannot save state/.test(server.stderr))
-    await sleep(300)
+    // Retries after the report that fail again say nothing more. Two attempts not seen before the report: the
+    // second starts only once the first has failed and been handled (it is scheduled by that handling).
+    const reported = new Set(attempts)
+    await waitUntil(() => [...attempts].filter((name) => !reported.has(name)).length >= 2)
+    watcher.close()
     expect(server.stderr.match(/cannot save state/g)).toHaveLength(1)
     expect(server.stderr).toMatch(/The last saved file is kept; the emulator keeps serving and retries/)
 

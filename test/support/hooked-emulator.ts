@@ -20,7 +20,7 @@ import type { Emulator, EmulatorOptions } from '../../src/emulator.js'
 import type { PresentationEmulator } from '../../src/index.js'
 import type { Principal } from '../../src/model/access.js'
 import { listenNode, loadMswHttp } from '../../src/node/ways-in.js'
-import type { OperationHandler, OperationHandlers } from '../../src/operations/index.js'
+import { type OperationHandler, type OperationHandlers, Serialized } from '../../src/operations/index.js'
 import { OPERATION_IDS, type OperationId, routes } from '../../src/schemas/index.js'
 import type { HookExchange, TestHooks } from './test-hooks.js'
 
@@ -32,7 +32,15 @@ function partsOf(hooks: TestHooks): Partial<PipelineParts> {
   const { wrapOperation, authenticate, rateLimit } = hooks
   if (wrapOperation !== undefined) {
     const handlers = {} as Record<OperationId, OperationHandler<OperationId>>
-    for (const id of OPERATION_IDS) handlers[id] = wrapOperation(id, STANDARD_PARTS.handlers[id] as OperationHandler<OperationId>)
+    for (const id of OPERATION_IDS) {
+      const standard = STANDARD_PARTS.handlers[id] as OperationHandler<OperationId>
+      // The wrapper reads plain values: a result that came with its JSON text is handed on without it.
+      const plain = async (context: Parameters<typeof standard>[0]) => {
+        const answer = await standard(context)
+        return answer instanceof Serialized ? answer.value : answer
+      }
+      handlers[id] = wrapOperation(id, plain)
+    }
     parts.handlers = handlers as OperationHandlers
   }
   if (authenticate !== undefined) {

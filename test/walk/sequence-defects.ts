@@ -5,7 +5,7 @@
  */
 import { runWalk, type WalkResult } from '../../conformance/walk/walk.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
-import type { TestHooks } from '../support/hooked-emulator.js'
+import type { PlainOperationHandler, TestHooks } from '../support/test-hooks.js'
 import type { EmulatorResponse } from '../../src/core/exchange.js'
 import type { PresentationEmulator } from '../../src/index.js'
 import { unpublish } from '../../src/model/publishing.js'
@@ -18,11 +18,11 @@ export interface SequenceDefect {
   make(): TestHooks
 }
 
-type Wrappers = Partial<{ [Id in OperationId]: (handler: OperationHandler<Id>) => OperationHandler<Id> }>
+type Wrappers = Partial<{ [Id in OperationId]: (handler: PlainOperationHandler<Id>) => OperationHandler<Id> }>
 
 function wrapping(wrappers: Wrappers): TestHooks['wrapOperation'] {
-  return ((id: OperationId, handler: OperationHandler<OperationId>) => {
-    const wrap = wrappers[id] as ((h: OperationHandler<OperationId>) => OperationHandler<OperationId>) | undefined
+  return ((id: OperationId, handler: PlainOperationHandler<OperationId>) => {
+    const wrap = wrappers[id] as ((h: PlainOperationHandler<OperationId>) => OperationHandler<OperationId>) | undefined
     return wrap === undefined ? handler : wrap(handler)
   }) as TestHooks['wrapOperation']
 }
