@@ -37,6 +37,16 @@ export const MAX_CODE_CHARS = 4_000_000
 /** The largest `slide.content.json` / `slide.controls.json` text the renderer accepts. */
 export const MAX_FILE_CHARS = 2_000_000
 
+/**
+ * A slide's script as a worker loads it (`importScripts`, so a classic
+ * script): the transpiled module between these two, in the slot the worker
+ * reads, as a function that runs when called. The emulator parses exactly
+ * this text again before it hands the code out (`transpile.ts`), so what
+ * it checked is what the browser runs.
+ */
+export const SLIDE_SCRIPT_PREFIX = '__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n'
+export const SLIDE_SCRIPT_SUFFIX = '\n})() };\n'
+
 /** Where the renderer's documents and scripts are served (assets of the emulator's own origin). */
 export const RENDER_ASSET_PATH = '/_emulator/assets/render/'
 

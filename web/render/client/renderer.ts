@@ -42,6 +42,8 @@ import {
   MAX_REMOTE_IMAGES,
   MAX_RENDERS_PER_WORKER,
   RENDER_TIMEOUT_MS,
+  SLIDE_SCRIPT_PREFIX,
+  SLIDE_SCRIPT_SUFFIX,
   START_TIMEOUT_MS,
 } from '../limits.js'
 import {
@@ -92,9 +94,9 @@ declare const __REACT_SCRIPT__: string
 
 const base = document.baseURI
 const origin = new URL(base).origin
-/** A slide's script: its transpiled module in the slot the worker reads, as a function that runs when called. */
-const SLIDE_PREFIX = '__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n'
-const SLIDE_SUFFIX = '\n})() };\n'
+/** A slide's script: its transpiled module in the slot the worker reads, as a function that runs when called (the text the emulator checked). */
+const SLIDE_PREFIX = SLIDE_SCRIPT_PREFIX
+const SLIDE_SUFFIX = SLIDE_SCRIPT_SUFFIX
 /** The slide's code begins this many lines into its script. */
 const codeOffset = SLIDE_PREFIX.split('\n').length - 1
 
