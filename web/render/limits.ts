@@ -83,6 +83,14 @@ export function imagePathAllowed(path: string): boolean {
   return !(path === '/_emulator' || (path.startsWith('/_emulator/') && !path.startsWith('/_emulator/assets/')))
 }
 
+/**
+ * The query parameter of a renderer document's address that carries the
+ * frame key of the emulator (`frameKeyOf` in `documents.ts`): a page served
+ * in an opaque origin (a published site) can satisfy no `frame-ancestors`,
+ * so its frames prove with this key that an emulator's page made them.
+ */
+export const FRAME_KEY_PARAM = 'k'
+
 /** The query parameter of a display frame's address naming a remote image its slide's content allows (`--allow-remote-images`). */
 export const IMAGE_PARAM = 'img'
 
