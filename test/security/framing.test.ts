@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CONTROL_ROUTES } from '../../src/control/http-routes.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 
 /**
@@ -116,5 +119,14 @@ describe('framing and the sites’ origin', () => {
     const read = await call('/_emulator/state', { headers: { origin: 'null' } })
     expect(read.headers.get('access-control-allow-origin')).toBeNull()
     expect(await (await call('/_emulator/state')).text()).toBe(before)
+  })
+
+  it('lists every control-plane route in docs/security.md’s table, with what a site’s page can do with it', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'security.md'), 'utf8')
+    for (const route of CONTROL_ROUTES) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${route.method} ${route.path}\` |`))
+      expect(row, `${route.method} ${route.path}`).toBeDefined()
+      expect(row, `${route.method} ${route.path}`).toMatch(route.method === 'GET' ? /\| not readable \|$/ : /\| \*\*403\*\* \|$/)
+    }
   })
 })
