@@ -1,6 +1,7 @@
 import { parse as parseModule, type ParseError, type ParserOptions } from '@babel/parser'
 import { parse as parseJsonc, printParseErrorCode, type ParseError as JsoncParseError, type ParseOptions } from 'jsonc-parser'
 import { fail } from '../core/errors.js'
+import { classicReadingProblem, HTML_LIKE_COMMENT, type SourceToken } from './classic-script.js'
 import { jsonTextDepthExceeded, MAX_JSON_DEPTH } from '../core/json-depth.js'
 import { lineColumn } from '../core/text-position.js'
 import { SLIDE_FILE_NAMES, type PartialSlideFiles, type SlideFileName } from '../schemas/index.js'
@@ -12,7 +13,10 @@ import { SLIDE_FILE_NAMES, type PartialSlideFiles, type SlideFileName } from '..
  *   with the `typescript` and `jsx` plugins: pure JavaScript, so it runs in
  *   Node and in a browser under msw's `setupWorker`) and have a default
  *   export that is a value (`export default …`, `export { X as default }`
- *   or `export { default } from …`; a type-only default export does not count).
+ *   or `export { default } from …`; a type-only default export does not count),
+ *   with no `<!--` or `-->` where code is read (a browser, which runs the
+ *   slide as a classic script, would read either as a comment: see
+ *   `classic-script.ts`).
  * - `slide.content.json` and `slide.controls.json` must parse as JSON
  *   (exactly what `JSON.parse` accepts; when it rejects a file, Microsoft's
  *   jsonc-parser locates and names the error) and their top-level value
@@ -85,14 +89,21 @@ export type SlideTsxProgram = ReturnType<typeof parseModule>['program']
 
 /**
  * Parses `slide.tsx` exactly as validation does (TypeScript + JSX, an ES
- * module): its program, or its first syntax error as a problem. The
+ * module): its program, or its first syntax error as a problem. A `<!--`
+ * or `-->` where code is read is a problem too: a browser runs the slide as
+ * a classic script, which reads it as a comment (`classic-script.ts`). The
  * renderer's transpiler reads the same AST, so what validation accepts is
  * what it transpiles.
  */
 export function parseSlideTsx(text: string): { ok: true; program: SlideTsxProgram } | { ok: false; problem: SlideFileProblem } {
   const file = 'slide.tsx'
   try {
-    return { ok: true, program: parseModule(text, PARSER_OPTIONS).program }
+    // Tokens only when the text holds what a browser could read as a comment (see classic-script.ts).
+    const suspect = HTML_LIKE_COMMENT.test(text)
+    const parsed = parseModule(text, suspect ? { ...PARSER_OPTIONS, tokens: true } : PARSER_OPTIONS)
+    const classic = suspect ? classicReadingProblem(text, (parsed.tokens ?? []) as SourceToken[]) : undefined
+    if (classic !== undefined) return { ok: false, problem: { file, line: classic.line, column: classic.column, message: classic.message } }
+    return { ok: true, program: parsed.program }
   } catch (error) {
     if (isParseError(error)) {
       return {

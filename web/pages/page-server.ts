@@ -5,7 +5,7 @@ import { SITES_DOMAIN } from '../../src/model/urls.js'
 import type { ProjectRecord } from '../../src/store/records.js'
 import type { Change } from '../../src/store/table.js'
 import type { World } from '../../src/store/world.js'
-import { requestOrigin } from '../render/documents.js'
+import { frameKeyOf, requestOrigin } from '../render/documents.js'
 import { SlideTranspiler } from '../render/transpile.js'
 import { editorPage, editorSlidesHtml, editorView } from './editor.js'
 import type { ImagePolicy } from './html.js'
@@ -54,6 +54,9 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
   if (request.method !== 'GET' && request.method !== 'HEAD') return fail.methodNotAllowed(['GET', 'HEAD']).toResponse()
   const images = imagePolicy(host)
   const transpiler = transpilerOf(host)
+  // A published site's pages (everything here but the editor) run in an opaque origin: whatever runs
+  // there cannot speak for the control plane (docs/decisions/0203-sites-in-an-opaque-origin.md).
+  const isolated = !(request.path === '/editor' || request.path.startsWith('/editor/'))
   const html = async (status: number, body: string, inlineStyle?: string, showsSlides = false) =>
     textResponse(
       status,
@@ -62,7 +65,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
       await pageHeaders({
         inlineStyles: inlineStyle === undefined ? [] : [inlineStyle],
         allowRemoteImages: images.allowRemote,
-        frameable: true,
+        isolated,
         ...(showsSlides ? { renderOrigin: requestOrigin(request, host.publicUrl) } : {}),
       }),
     )
@@ -102,7 +105,8 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
     }
     const publication = project === undefined || project.publishedAt === null ? undefined : world.publicationOf(project.id)
     if (publication === undefined) return { status: 404, body: siteNotFoundPage(`${hostname}${sitePath}`) }
-    const view = siteView(publication, images, transpiler)
+    // The site's page runs in an opaque origin: its renderer frames show the emulator's frame key instead.
+    const view = { ...siteView(publication, images, transpiler), frameKey: frameKeyOf(host) }
     return { status: 200, body: sitePage(view), style: view.css }
   })
   // A page with a stylesheet shows slides (the editor, a site): it may frame the renderer.

@@ -23,8 +23,16 @@ export interface PagePolicy {
   inlineStyles?: string[]
   /** Images from any http(s) origin (`allowRemoteImages`); otherwise only the emulator's own and `data:`. */
   allowRemoteImages?: boolean
-  /** Whether other sites may frame the page (`frame-ancestors`); never for the dashboard. */
-  frameable?: boolean
+  /**
+   * Runs the page in an opaque origin of its own (`sandbox allow-scripts`):
+   * a published site's page. Its script works (the viewer, the renderer's
+   * frames, full screen, the keyboard), but nothing it runs speaks for the
+   * emulator's origin: its requests carry `Origin: null`, which the control
+   * plane refuses to any write, and it cannot read a same-origin answer
+   * (no CORS is granted to `null`), nor any frame it makes (they inherit
+   * its sandbox).
+   */
+  isolated?: boolean
   /**
    * The emulator's origin as the browser reached it, for a page that shows
    * slides as their components: it may frame the slide renderer's documents
@@ -43,6 +51,7 @@ export async function contentSecurityPolicy(policy: PagePolicy): Promise<string>
       ? ["'unsafe-inline'"]
       : await Promise.all(styles.map(async (style) => `'sha256-${await sha256Base64(style)}'`))
   return [
+    ...(policy.isolated ? ['sandbox allow-scripts'] : []),
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self'${hashes.map((hash) => ` ${hash}`).join('')}`,
@@ -52,7 +61,8 @@ export async function contentSecurityPolicy(policy: PagePolicy): Promise<string>
     ...(policy.renderOrigin === undefined ? [] : [`frame-src ${policy.renderOrigin}${RENDER_ASSET_PATH}`]),
     "base-uri 'none'",
     "form-action 'none'",
-    ...(policy.frameable ? [] : ["frame-ancestors 'none'"]),
+    // No page of the emulator is framed, by its own pages or any other site's (clickjacking).
+    "frame-ancestors 'none'",
   ].join('; ')
 }
 
@@ -64,5 +74,7 @@ export async function pageHeaders(policy: PagePolicy): Promise<Record<string, st
     'content-security-policy': await contentSecurityPolicy(policy),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
+    // `frame-ancestors 'none'` for browsers that do not read it from the CSP.
+    'x-frame-options': 'DENY',
   }
 }

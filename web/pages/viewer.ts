@@ -9,7 +9,7 @@ import type { EditingState, SlideRecord } from '../../src/store/records.js'
 import type { ProjectConfig, SlideFiles } from '../../src/schemas/index.js'
 import { SLIDE_BASE_CSS } from '../../src/content/slide-styles.js'
 import { RENDER_VERSION } from '../generated/render-scripts.js'
-import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
+import { FRAME_KEY_PARAM, RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
 import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'
 import type { SlideTranspiler } from '../render/transpile.js'
 import { escapeHtml, htmlDocument, renderSlide, type ImagePolicy } from './html.js'
@@ -45,6 +45,8 @@ export interface DeckView {
   frameCss: string
   /** The version of the renderer's assets (their addresses' `?v=`). */
   renderVersion: string
+  /** A page in an opaque origin (a published site): the emulator's frame key, for its renderer frames' addresses (`?k=`). */
+  frameKey?: string
   slides: SlideView[]
 }
 
@@ -152,7 +154,7 @@ export function viewerBody(view: DeckView, options: ViewerOptions): string {
       : '',
   ].join('')
   // The renderer frame first: it starts loading (and warming its workers) while the rest of the page parses.
-  return `<iframe id="slide-renderer" class="renderer-frame" sandbox="allow-scripts" src="${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?v=${escapeHtml(view.renderVersion)}" title="Slide renderer" aria-hidden="true" tabindex="-1" referrerpolicy="no-referrer" inert></iframe>
+  return `<iframe id="slide-renderer" class="renderer-frame" sandbox="allow-scripts" src="${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?${escapeHtml(renderQuery(view).toString())}" title="Slide renderer" aria-hidden="true" tabindex="-1" referrerpolicy="no-referrer" inert></iframe>
 <div class="viewer viewer-${options.mode}">
 <header class="topbar">
 ${site ? '' : `<span class="brand">${BRAND_ICON}Editor</span>`}
@@ -178,6 +180,13 @@ ${site ? '' : '<aside id="controls-panel" class="controls-panel" aria-label="Sli
 <script type="application/json" id="deck-render">${renderDataJson(view)}</script>`
 }
 
+/** The query of a renderer document's address: the version (`v`), and the frame key (`k`) of a page in an opaque origin. */
+export function renderQuery(deck: { renderVersion: string; frameKey?: string }): URLSearchParams {
+  const query = new URLSearchParams({ v: deck.renderVersion })
+  if (deck.frameKey !== undefined) query.set(FRAME_KEY_PARAM, deck.frameKey)
+  return query
+}
+
 /**
  * What the page's script needs to run the slides' components, as a JSON
  * data block (never executed, so the CSP does not apply; `<` is escaped so
@@ -187,6 +196,7 @@ export function renderDataJson(view: DeckView): string {
   const data = {
     frameCss: view.frameCss,
     renderVersion: view.renderVersion,
+    ...(view.frameKey === undefined ? {} : { frameKey: view.frameKey }),
     slides: view.slides.map((slide) => ({ id: slide.id, render: slide.render })),
   }
   return JSON.stringify(data).replace(/</g, '\\u003c')

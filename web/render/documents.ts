@@ -23,6 +23,14 @@
  *
  * Requests with `?v=` and the current `RENDER_VERSION` may be cached for
  * good for that exact address (the pages always ask that way).
+ *
+ * Only the emulator's own pages may frame them: `frame-ancestors 'self'`.
+ * A published site's page runs in an opaque origin (`sandbox
+ * allow-scripts`, so nothing in it speaks for the control plane), which no
+ * `frame-ancestors` source matches; its frames' addresses carry the
+ * emulator's frame key instead (`?k=`, `frameKeyOf`: random, held by the
+ * emulator, written only into the pages it serves, which no other site can
+ * read), and a document asked for with it has no `frame-ancestors`.
  */
 import { sha256 } from '@noble/hashes/sha2.js'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
@@ -31,7 +39,15 @@ import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../..
 import { DISPLAY_JS, RENDER_VERSION, RENDERER_JS } from '../generated/render-scripts.js'
 import { SLIDE_BOX_CSS } from './picture.js'
 import { readImageUrl } from './image-urls.js'
-import { IMAGE_PARAM, MAX_REMOTE_IMAGE_URL, MAX_REMOTE_IMAGES, RENDER_ASSET_NAMES, RENDER_ASSET_PATH, RENDER_ASSETS } from './limits.js'
+import {
+  FRAME_KEY_PARAM,
+  IMAGE_PARAM,
+  MAX_REMOTE_IMAGE_URL,
+  MAX_REMOTE_IMAGES,
+  RENDER_ASSET_NAMES,
+  RENDER_ASSET_PATH,
+  RENDER_ASSETS,
+} from './limits.js'
 
 /** What serving the renderer needs from the emulator. */
 export interface RenderHost {
@@ -173,6 +189,33 @@ export function displayDocument(): string {
 `
 }
 
+const frameKeys = new WeakMap<object, string>()
+
+/**
+ * The frame key of the emulator behind `host` (random, made on first use,
+ * never shared between emulators): a published site's page puts it in its
+ * renderer frames' addresses (`FRAME_KEY_PARAM`), for which the documents
+ * drop `frame-ancestors` (an opaque origin can satisfy none). Other sites
+ * cannot read a site's page (no CORS, no framing), so they cannot learn it.
+ */
+export function frameKeyOf(host: object): string {
+  let key = frameKeys.get(host)
+  if (key === undefined) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16))
+    key = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+    frameKeys.set(host, key)
+  }
+  return key
+}
+
+/** A policy without its `frame-ancestors` directive (a document framed by a page in an opaque origin). */
+function anyAncestor(policy: string): string {
+  return policy
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors '))
+    .join('; ')
+}
+
 /** Answers a request for one of the renderer's documents (GET or HEAD). */
 export async function serveRenderAsset(request: EmulatorRequest, host: RenderHost): Promise<EmulatorResponse> {
   const name = request.path.slice(RENDER_ASSET_PATH.length)
@@ -183,8 +226,10 @@ export async function serveRenderAsset(request: EmulatorRequest, host: RenderHos
   const origin = requestOrigin(request, host.publicUrl)
   const images = query.getAll(IMAGE_PARAM).slice(0, MAX_REMOTE_IMAGES)
   const renderer = name === RENDER_ASSETS.rendererDocument
+  const policy = renderer ? rendererPolicy() : displayPolicy(origin, images, host.allowRemoteImages)
+  const keyed = query.get(FRAME_KEY_PARAM) === frameKeyOf(host)
   return textResponse(200, renderer ? rendererDocument() : displayDocument(), 'text/html; charset=utf-8', {
-    'content-security-policy': renderer ? rendererPolicy() : displayPolicy(origin, images, host.allowRemoteImages),
+    'content-security-policy': keyed ? anyAncestor(policy) : policy,
     // The policy depends on the address (its host, the images it names): a browser keeps a versioned
     // document for that address alone, and never an unversioned one (a page opened by hand).
     'cache-control': current ? 'private, max-age=31536000, immutable' : 'no-store',

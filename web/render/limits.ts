@@ -37,6 +37,16 @@ export const MAX_CODE_CHARS = 4_000_000
 /** The largest `slide.content.json` / `slide.controls.json` text the renderer accepts. */
 export const MAX_FILE_CHARS = 2_000_000
 
+/**
+ * A slide's script as a worker loads it (`importScripts`, so a classic
+ * script): the transpiled module between these two, in the slot the worker
+ * reads, as a function that runs when called. The emulator parses exactly
+ * this text again before it hands the code out (`transpile.ts`), so what
+ * it checked is what the browser runs.
+ */
+export const SLIDE_SCRIPT_PREFIX = '__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n'
+export const SLIDE_SCRIPT_SUFFIX = '\n})() };\n'
+
 /** Where the renderer's documents and scripts are served (assets of the emulator's own origin). */
 export const RENDER_ASSET_PATH = '/_emulator/assets/render/'
 
@@ -72,6 +82,14 @@ export function imagePathAllowed(path: string): boolean {
   if (path === '/v1' || path.startsWith('/v1/')) return false
   return !(path === '/_emulator' || (path.startsWith('/_emulator/') && !path.startsWith('/_emulator/assets/')))
 }
+
+/**
+ * The query parameter of a renderer document's address that carries the
+ * frame key of the emulator (`frameKeyOf` in `documents.ts`): a page served
+ * in an opaque origin (a published site) can satisfy no `frame-ancestors`,
+ * so its frames prove with this key that an emulator's page made them.
+ */
+export const FRAME_KEY_PARAM = 'k'
 
 /** The query parameter of a display frame's address naming a remote image its slide's content allows (`--allow-remote-images`). */
 export const IMAGE_PARAM = 'img'

@@ -20,8 +20,14 @@
  *    `import`/`export` into `require`/`exports`. It keeps every line where
  *    it was, so a line in an error is a line of `slide.tsx`; its source map
  *    gives the column.
- * 4. The output is parsed again, wrapped as the renderer wraps it (the
- *    body of an async function), so what reaches a browser is valid.
+ * 4. The output is parsed again exactly as the browser will load it: in
+ *    the renderer's wrapper (`SLIDE_SCRIPT_PREFIX`, the body of an async
+ *    function) as a classic script. What a browser would read otherwise
+ *    than the emulator checked is refused (`runnableCodeProblem`): an
+ *    HTML-like comment (`<!--`, `-->`: comments in a classic script only),
+ *    code that is not wholly inside the wrapper's body or not strict, a
+ *    dynamic `import()` or `import.meta` (a slide's imports are the
+ *    `require` calls the renderer answers).
  *
  * Results are cached by the SHA-256 of the text and the transpiler's
  * version (`SlideTranspiler`): a page that shows an unchanged slide again
@@ -31,7 +37,9 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { parse as parseScript } from '@babel/parser'
 import { getVersion, transform, type Options } from 'sucrase'
+import { classicReadingProblem, HTML_LIKE_COMMENT, htmlCommentMessage, type SourceToken } from '../../src/model/classic-script.js'
 import { defaultExportProblem, parseSlideTsx, type SlideFileProblem, type SlideTsxProgram } from '../../src/model/slide-validation.js'
+import { SLIDE_SCRIPT_PREFIX, SLIDE_SCRIPT_SUFFIX } from './limits.js'
 
 /** The transpiler and its version: part of every cache key, so an upgrade never serves old output. */
 export const TRANSPILER_VERSION = `sucrase@${getVersion()}`
@@ -202,6 +210,9 @@ function prepare(text: string, program: SlideTsxProgram, markerBase: string): { 
     return name
   }
   const nameOf = (node: Node) => `${node.namespace.name}:${node.name.name}`
+  // A hashbang is a comment only at the very start of a file; the code runs inside the renderer's wrapper.
+  const interpreter = (program as { interpreter?: Node | null }).interpreter
+  if (interpreter !== null && interpreter !== undefined) edits.push({ start: interpreter.start, end: interpreter.start + 2, text: '//' })
   for (const statement of program.body as Node[]) namespaceEdits(statement, edits, undefined)
   for (const node of nodes(program)) {
     switch (node.type) {
@@ -308,18 +319,97 @@ export function transpileSlideTsx(text: string): TranspileResult {
     return problemAt(loc?.line ?? 1, (loc?.column ?? 0) + 1, `could not be transpiled: ${message}`)
   }
   const code = restore(output.code, after)
-  // The renderer runs the code as the body of an async function (top-level `await` works); check it parses so.
+  const problem = runnableCodeProblem(code)
+  if (problem !== undefined) return problemAt(problem.line, problem.column, problem.message)
+  return { ok: true, code, mappings: output.sourceMap?.mappings ?? '' }
+}
+
+/** Lines of the renderer's wrapper before the code's first: a line of the code is a line of `slide.tsx`. */
+const WRAPPER_LINES = SLIDE_SCRIPT_PREFIX.split('\n').length - 1
+
+/**
+ * Where transpiled `code` would not run as the emulator read it, or
+ * `undefined`. It is parsed exactly as a worker loads it: inside the
+ * renderer's wrapper (`SLIDE_SCRIPT_PREFIX` … `SLIDE_SCRIPT_SUFFIX`), as a
+ * classic script. Refused: a syntax error; code that is not wholly the
+ * body of the wrapper's async function (it would have closed the wrapper
+ * and run beside it); a body that is not strict, as a module is; an
+ * HTML-like comment or a `<!--` or `-->` outside a string, template,
+ * regular expression or comment (`src/model/classic-script.ts`: what a
+ * classic script reads as a comment, a module reads as code); a dynamic
+ * `import()` or `import.meta` (a slide imports through `require`, which the
+ * renderer answers; the renderer's CSP refuses module loading as well).
+ * Lines are the code's (so `slide.tsx`'s), columns the code's.
+ */
+export function runnableCodeProblem(code: string): { line: number; column: number; message: string } | undefined {
+  const script = SLIDE_SCRIPT_PREFIX + code + SLIDE_SCRIPT_SUFFIX
+  const at = (line: number, column: number, message: string) => ({ line: line - WRAPPER_LINES, column, message })
+  const suspect = HTML_LIKE_COMMENT.test(code)
+  let file: ReturnType<typeof parseScript>
   try {
-    parseScript(`(async () => {\n${code}\n})`, { sourceType: 'script' })
+    file = parseScript(script, { sourceType: 'script', tokens: suspect })
   } catch (error) {
     const loc = (error as { loc?: { line?: number; column?: number } }).loc
-    return problemAt(
-      (loc?.line ?? 2) - 1,
+    return at(
+      loc?.line ?? WRAPPER_LINES + 1,
       (loc?.column ?? 0) + 1,
       `could not be transpiled: ${(error as Error).message.replace(/\s*\(\d+:\d+\)$/, '')}`,
     )
   }
-  return { ok: true, code, mappings: output.sourceMap?.mappings ?? '' }
+  for (const comment of file.comments ?? []) {
+    if (script.startsWith('//', comment.start ?? 0) || script.startsWith('/*', comment.start ?? 0)) continue
+    const token = script.startsWith('<!--', comment.start ?? 0) ? '<!--' : '-->'
+    return at(comment.loc?.start.line ?? 1, (comment.loc?.start.column ?? 0) + 1, htmlCommentMessage(token))
+  }
+  if (suspect) {
+    const classic = classicReadingProblem(script, (file.tokens ?? []) as SourceToken[])
+    if (classic !== undefined) return at(classic.line, classic.column, htmlCommentMessage(classic.token))
+  }
+  const body = wrapperBody(file.program as unknown as Node)
+  const open = SLIDE_SCRIPT_PREFIX.lastIndexOf('{')
+  const close = SLIDE_SCRIPT_PREFIX.length + code.length + SLIDE_SCRIPT_SUFFIX.indexOf('}')
+  if (body === undefined || body.start !== open || body.end !== close + 1) {
+    return at(
+      WRAPPER_LINES + 1,
+      1,
+      'could not be transpiled: the transpiled code does not stay inside the function the renderer runs it in',
+    )
+  }
+  if (!(body.directives as Node[]).some((directive) => directive.value?.value === 'use strict')) {
+    return at(WRAPPER_LINES + 1, 1, 'could not be transpiled: the transpiled code is not strict mode code, as a module is')
+  }
+  if (code.includes('import')) {
+    for (const node of nodes(body)) {
+      const call = node.type === 'ImportExpression' || (node.type === 'CallExpression' && node.callee?.type === 'Import')
+      const meta = node.type === 'MetaProperty' && node.meta?.name === 'import'
+      if (!call && !meta) continue
+      const loc = node.loc?.start ?? { line: WRAPPER_LINES + 1, column: 0 }
+      return at(
+        loc.line,
+        loc.column + 1,
+        call
+          ? 'slide.tsx loads a module with import() where the browser would run it; a slide imports only through import declarations (react, react/jsx-runtime, ./slide.content.json, ./slide.controls.json)'
+          : 'slide.tsx reads import.meta where the browser would run it, which a slide cannot',
+      )
+    }
+  }
+  return undefined
+}
+
+/** The body of the wrapper's async arrow function (`__slideModule = function (…) { return (async () => {…})() }`), if the program is exactly that. */
+function wrapperBody(program: Node): Node | undefined {
+  if (program.body.length !== 1 || program.directives?.length > 0) return undefined
+  const statement: Node = program.body[0]
+  const assignment: Node | undefined = statement.type === 'ExpressionStatement' ? statement.expression : undefined
+  if (assignment?.type !== 'AssignmentExpression' || assignment.left.type !== 'Identifier' || assignment.left.name !== '__slideModule')
+    return undefined
+  const fn: Node = assignment.right
+  if (fn.type !== 'FunctionExpression' || fn.body.body.length !== 1 || fn.body.body[0].type !== 'ReturnStatement') return undefined
+  const call: Node | null = fn.body.body[0].argument
+  if (call?.type !== 'CallExpression' || call.arguments.length !== 0) return undefined
+  const arrow: Node = call.callee
+  if (arrow.type !== 'ArrowFunctionExpression' || !arrow.async || arrow.body.type !== 'BlockStatement') return undefined
+  return arrow.body
 }
 
 /** How much a transpiler has done: slides transpiled, and answers from its cache. */

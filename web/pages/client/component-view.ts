@@ -23,6 +23,7 @@
  * no operation for control values).
  */
 import {
+  FRAME_KEY_PARAM,
   IMAGE_PARAM,
   MAX_CONCURRENT_RENDERS,
   MAX_MARKUP_CHARS,
@@ -47,6 +48,8 @@ import type { ControlField, SlideRenderData } from '../../render/slide-render.js
 export interface RenderDeck {
   frameCss: string
   renderVersion: string
+  /** In a page of an opaque origin (a published site): the emulator's frame key, for the frames' addresses. */
+  frameKey?: string
   slides: Array<{ id: string; render: SlideRenderData }>
 }
 
@@ -278,7 +281,7 @@ export class ComponentView {
     frame.setAttribute('tabindex', '-1')
     frame.setAttribute('referrerpolicy', 'no-referrer')
     frame.inert = true
-    frame.src = `${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?v=${encodeURIComponent(this.#deck.renderVersion)}`
+    frame.src = `${RENDER_ASSET_PATH}${RENDER_ASSETS.rendererDocument}?${this.#query()}`
     this.#rendererReady = false
     document.body.append(frame)
     this.#renderer = frame
@@ -477,9 +480,16 @@ export class ComponentView {
     picture.src = slidePicture(css, outcome.xhtml)
   }
 
+  /** A renderer document's query: its version and, in a page of an opaque origin, the frame key. */
+  #query(): URLSearchParams {
+    const query = new URLSearchParams({ v: this.#deck.renderVersion })
+    if (this.#deck.frameKey !== undefined) query.set(FRAME_KEY_PARAM, this.#deck.frameKey)
+    return query
+  }
+
   /** A display frame's address: versioned, with the images its slide may load (its policy names exactly those). */
   #displaySrc(data: SlideRenderData): string {
-    const query = new URLSearchParams({ v: this.#deck.renderVersion })
+    const query = this.#query()
     for (const url of data.images) query.append(IMAGE_PARAM, url)
     return `${RENDER_ASSET_PATH}${RENDER_ASSETS.slideDocument}?${query}`
   }

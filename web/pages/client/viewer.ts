@@ -348,6 +348,7 @@ function start(): void {
     components.update({
       frameCss: view.frameCss,
       renderVersion: view.renderVersion,
+      ...(view.frameKey === undefined ? {} : { frameKey: view.frameKey }),
       slides: view.slides.map(({ id, render }) => ({ id, render })),
     })
     show(kept !== -1 ? kept : previous, { updateHash: location.hash !== '' })

@@ -8,19 +8,21 @@
  * slide's content names: the emulator's own, and remote ones with
  * `--allow-remote-images`), no fetch, no form, no frame.
  */
-import { IMAGE_PARAM, MAX_MARKUP_CHARS, SLIDE_HEIGHT, SLIDE_WIDTH } from '../limits.js'
+import { FRAME_KEY_PARAM, IMAGE_PARAM, MAX_MARKUP_CHARS, SLIDE_HEIGHT, SLIDE_WIDTH } from '../limits.js'
 import { type FromDisplay, RENDER_PROTOCOL, type ToDisplay } from '../protocol.js'
 import { createSanitizer } from './sanitize.js'
 
 const base = document.baseURI
 const origin = new URL(base).origin
+/** Where answers go: the page that framed this one; a published site's, in an opaque origin, framed it with the emulator's frame key (see `renderer.ts`). */
+const pageTarget = new URL(base).searchParams.has(FRAME_KEY_PARAM) ? '*' : origin
 
 function start(): void {
   const page = window.parent
   const box = document.getElementById('slide-root') as HTMLElement
   const style = document.getElementById('slide-css') as HTMLStyleElement
   const sanitizer = createSanitizer({ origin, base, allowed: new URLSearchParams(location.search).getAll(IMAGE_PARAM) })
-  const tell = (message: FromDisplay) => page.postMessage(message, origin)
+  const tell = (message: FromDisplay) => page.postMessage(message, pageTarget)
 
   const scaleToFrame = () => {
     const scale = Math.min(window.innerWidth / SLIDE_WIDTH, window.innerHeight / SLIDE_HEIGHT)

@@ -33,6 +33,7 @@
  *   and as XHTML (for the slide's picture).
  */
 import {
+  FRAME_KEY_PARAM,
   IDLE_TIMEOUT_MS,
   MAX_CODE_CHARS,
   MAX_CONCURRENT_RENDERS,
@@ -42,6 +43,8 @@ import {
   MAX_REMOTE_IMAGES,
   MAX_RENDERS_PER_WORKER,
   RENDER_TIMEOUT_MS,
+  SLIDE_SCRIPT_PREFIX,
+  SLIDE_SCRIPT_SUFFIX,
   START_TIMEOUT_MS,
 } from '../limits.js'
 import {
@@ -92,9 +95,15 @@ declare const __REACT_SCRIPT__: string
 
 const base = document.baseURI
 const origin = new URL(base).origin
-/** A slide's script: its transpiled module in the slot the worker reads, as a function that runs when called. */
-const SLIDE_PREFIX = '__slideModule = function (exports, require, module, __impMeta__) { return (async () => {\n'
-const SLIDE_SUFFIX = '\n})() };\n'
+/**
+ * Where answers go: the emulator's page that framed this one. A published site's page runs in an opaque
+ * origin, which no target can name; it framed this document with the emulator's frame key (`?k=`, which
+ * only the emulator's pages hold), so the answer goes to the parent whatever its origin.
+ */
+const pageTarget = new URL(base).searchParams.has(FRAME_KEY_PARAM) ? '*' : origin
+/** A slide's script: its transpiled module in the slot the worker reads, as a function that runs when called (the text the emulator checked). */
+const SLIDE_PREFIX = SLIDE_SCRIPT_PREFIX
+const SLIDE_SUFFIX = SLIDE_SCRIPT_SUFFIX
 /** The slide's code begins this many lines into its script. */
 const codeOffset = SLIDE_PREFIX.split('\n').length - 1
 
@@ -132,7 +141,7 @@ function start(): void {
   let oneSlide: RenderWorker | undefined
   const locked = () => [...workers].filter((w) => w.oneSlide === undefined)
 
-  const answer = (message: FromRenderer) => page.postMessage(message, origin)
+  const answer = (message: FromRenderer) => page.postMessage(message, pageTarget)
   const failure = (job: Job, error: RenderError) => answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: false, error })
 
   function end(w: RenderWorker): void {
