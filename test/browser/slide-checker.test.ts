@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Emulator } from '../../src/emulator.js'
 import type { SlideCheckInput } from '../../src/model/slide-checker.js'
-import type { ProjectConfig, SlideFiles } from '../../src/schemas/index.js'
+import { type ProjectConfig, REQUIRED_COLOR_KEYS, type SlideFiles } from '../../src/schemas/index.js'
 import type { EmulatorRequest } from '../../src/core/exchange.js'
 import { type BrowserSlideChecker, createSlideChecker, type SlideCheckHost, SlideNotRenderedError } from '../../web/check/index.js'
 import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../../web/render/limits.js'
@@ -150,26 +150,7 @@ describe('the slide checker, through the port, in Chromium', () => {
         fontFamily: 'Inter',
         radius: '0.5rem',
         colors: {
-          default: Object.fromEntries(
-            [
-              'background',
-              'foreground',
-              'card',
-              'card-foreground',
-              'primary',
-              'primary-foreground',
-              'secondary',
-              'secondary-foreground',
-              'muted',
-              'muted-foreground',
-              'accent',
-              'accent-foreground',
-              'destructive',
-              'destructive-foreground',
-              'border',
-              'input',
-            ].map((key) => [key, key.endsWith('foreground') ? '#ffffff' : '#111111']),
-          ),
+          default: Object.fromEntries(REQUIRED_COLOR_KEYS.map((key) => [key, key.endsWith('foreground') ? '#ffffff' : '#111111'])),
         },
       },
     } as ProjectConfig
