@@ -6,7 +6,10 @@
  * same-origin assets (`/_emulator/assets/…`), they talk only to their own
  * origin (`fetch`, `EventSource`), and they set no style attribute. The
  * editor and the sites may also frame the slide renderer (`frame-src`,
- * only its path); nothing else of their policy changes for it.
+ * only its path); nothing else of their policy changes for it. No page may
+ * be framed (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), and a
+ * published site's pages run sandboxed, in an opaque origin (`isolated`;
+ * `docs/decisions/0203-sites-in-an-opaque-origin.md`).
  */
 import { RENDER_ASSET_PATH } from '../render/limits.js'
 
