@@ -490,5 +490,173 @@ export const CLASSIC_READING: ReadingHostileSlide[] = [
   },
 ]
 
+/* ------------------------------------------------------------------------------------------------
+ * Pictures that would stop the page painting: 300 elements a slide, animated every 50 ms, under
+ * filters, big shadows, blend modes and gradients, each slide by another way in (a <style> rule,
+ * an inline style with !important, a layer of the slide's own naming, pseudo-elements, transitions
+ * started by @starting-style, SVG animation elements, SVG filters). The stage may animate; a
+ * thumbnail and the overview must not (the page's frame rate with the overview open stays within
+ * half of a light deck's), and each picture still shows the slide (`keeps`).
+ * ---------------------------------------------------------------------------------------------- */
+
+/** What a paint-heavy slide must come to: it renders, its pictures still show these ids, and they do not move. */
+export interface PaintHeavySlide extends HostileSlideBase {
+  expect: { renders: true; keeps: string[] }
+}
+
+/** A component drawing `count` boxes (class `cell`, each with its content's inline style) under its content's stylesheet, and its content's raw markup. */
+const CELLS = `import content from "./slide.content.json";
+export default function Cells() {
+  const c = content as any;
+  const cells = Array.from({ length: c.count ?? 300 }, (_, i) => i);
+  return (
+    <section className="slide">
+      <style>{c.css}</style>
+      <h1 id="title">{c.title}</h1>
+      <div className="grid" style={{ display: "flex", flexWrap: "wrap", gap: "2px" }}>
+        {cells.map((i) => <span key={i} className={"cell" + (i % 2 ? " odd" : "")} style={c.cellStyle}>{c.text ?? ""}</span>)}
+      </div>
+      {c.markup ? <div id="raw" dangerouslySetInnerHTML={{ __html: c.markup }} /> : null}
+      <p id="still" style={{ color: "rgb(7, 8, 9)" }}>still here</p>
+    </section>
+  );
+}
+`
+const PAINT = 'paint-heavy'
+/** Costly paint on every cell: the issue's blur and drop shadow, a big box shadow list and a conic gradient. */
+const HEAVY_CELL =
+  '.cell { display: inline-block; width: 34px; height: 34px; filter: blur(6px) drop-shadow(0 0 24px red); box-shadow: 0 0 60px 20px rgba(0,0,0,.5), 0 0 120px 40px blue, inset 0 0 40px red; background: conic-gradient(from 0deg, red, yellow, lime, aqua, blue, magenta, red) }'
+const shadows = (n: number, unit: string) =>
+  Array.from({ length: n }, (_, i) => `${i}px ${i}px ${i * 4}${unit} rgba(${i % 255},0,0,.3)`).join(', ')
+
+export const PAINT_HEAVY: PaintHeavySlide[] = [
+  {
+    name: 'the issue’s slide: @keyframes every 50 ms, infinite, under blur() drop-shadow(), box shadows and conic gradients',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Keyframes',
+      css: `${HEAVY_CELL}\n@keyframes pulse { 0% { transform: scale(1); opacity: 1 } 100% { transform: scale(1.3) rotate(20deg); opacity: .4 } }\n.cell { animation: pulse 50ms steps(2) infinite alternate }`,
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+  {
+    name: 'inline styles with !important: the animation longhands, a -webkit- alias and a transition',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Inline important',
+      css: `${HEAVY_CELL}\n@keyframes hue { to { filter: hue-rotate(360deg) blur(12px); background-position: 40px 0 } }`,
+      cellStyle: {
+        animationName: 'hue !important',
+        animationDuration: '50ms !important',
+        animationIterationCount: 'infinite !important',
+        WebkitAnimationDirection: 'alternate !important',
+        transition: 'all 10s !important',
+        filter: 'blur(8px) drop-shadow(0 0 30px lime) !important',
+      },
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+  {
+    name: 'the slide’s own layers and ids with !important, fighting any override',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Layers',
+      css: [
+        '@layer a, b;',
+        '@layer a { @keyframes spin { to { rotate: 360deg } } .cell, #title { animation: spin 50ms linear infinite !important; filter: blur(10px) !important } }',
+        '@layer b { html body section .grid span.cell { box-shadow: 0 0 200px 100px red !important } }',
+        ':root :is(#title, .cell, #still) { animation: spin 50ms linear infinite !important; will-change: transform, filter !important }',
+        HEAVY_CELL,
+      ].join('\n'),
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+  {
+    name: 'pseudo-elements animated: ::before, ::after and ::marker, with text-shadow lists',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Pseudo-elements',
+      text: 'x',
+      css: [
+        HEAVY_CELL,
+        '@keyframes grow { to { transform: scale(2); letter-spacing: 4px } }',
+        `.cell::before, .cell::after { content: "ab"; display: inline-block; text-shadow: ${shadows(40, 'px')}; filter: blur(4px); animation: grow 50ms infinite alternate }`,
+        '.cell { display: list-item } .cell::marker { content: "•"; animation: grow 50ms infinite }',
+        `.cell::first-letter { text-shadow: ${shadows(30, 'px')} }`,
+      ].join('\n'),
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+  {
+    name: 'transitions started at the first render (@starting-style), long and on every property, and :hover and :focus rules',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Transitions',
+      css: [
+        HEAVY_CELL,
+        '.cell { transition: all 60s linear, filter 60s steps(1200); opacity: 1; transform: none }',
+        '@starting-style { .cell { opacity: 0; transform: rotate(720deg) scale(3); filter: blur(40px) } }',
+        '.cell:hover, .cell:focus, .cell:focus-within, .odd:not(:hover) { transform: scale(1.1); filter: blur(12px) drop-shadow(0 0 40px red) }',
+      ].join('\n'),
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+  {
+    name: 'SVG animation elements (animate, animateTransform, animateMotion, set) under an SVG blur filter',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'SVG animation',
+      count: 100,
+      css: HEAVY_CELL,
+      markup:
+        '<svg width="1200" height="200" viewBox="0 0 1200 200"><defs><filter id="f"><feGaussianBlur stdDeviation="12"/><feDropShadow dx="0" dy="0" stdDeviation="30" flood-color="red"/></filter></defs>' +
+        Array.from(
+          { length: 200 },
+          (_, i) =>
+            `<circle cx="${(i * 6) % 1200}" cy="100" r="40" fill="blue" filter="url(#f)"><animate attributeName="r" values="10;80;10" dur="0.05s" repeatCount="indefinite"/><animateTransform attributeName="transform" type="rotate" from="0 600 100" to="360 600 100" dur="0.1s" repeatCount="indefinite"/><animateMotion path="M0,0 L40,40" dur="0.05s" repeatCount="indefinite"/><set attributeName="fill" to="red" begin="0.05s"/></circle>`,
+        ).join('') +
+        '</svg>',
+    },
+    expect: { renders: true, keeps: ['title', 'still', 'raw'] },
+  },
+  {
+    name: 'backdrop-filter, mix-blend-mode and will-change over animated repeating gradients',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Backdrops and blends',
+      css: [
+        '.grid { background: repeating-conic-gradient(red 0 1deg, blue 1deg 2deg), repeating-radial-gradient(circle, lime 0 1px, transparent 1px 3px); background-size: 37px 37px; animation: slide 50ms linear infinite }',
+        '@keyframes slide { to { background-position: 37px 37px } }',
+        '.cell { display: inline-block; width: 34px; height: 34px; backdrop-filter: blur(20px) saturate(3); -webkit-backdrop-filter: blur(20px); mix-blend-mode: difference; will-change: transform, filter, backdrop-filter; background: repeating-linear-gradient(45deg, red 0 1px, blue 1px 2px); animation: slide 50ms linear infinite }',
+      ].join('\n'),
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+  {
+    name: 'animated custom properties (@property) driving gradients and shadows, via var() and the -webkit- filter alias',
+    class: PAINT,
+    tsx: CELLS,
+    content: {
+      title: 'Registered properties',
+      css: [
+        '@property --angle { syntax: "<angle>"; inherits: true; initial-value: 0deg }',
+        '@property --spread { syntax: "<length>"; inherits: true; initial-value: 0px }',
+        '@keyframes turn { to { --angle: 360deg; --spread: 80px } }',
+        ':root { --go: turn 50ms linear infinite }',
+        `.cell { display: inline-block; width: 34px; height: 34px; background: conic-gradient(from var(--angle), red, blue, red); box-shadow: 0 0 var(--spread) var(--spread) red, ${shadows(20, 'px')}; -webkit-filter: blur(6px) drop-shadow(0 0 var(--spread) blue); animation: var(--go) }`,
+        'section.slide { animation: var(--go) }',
+      ].join('\n'),
+    },
+    expect: { renders: true, keeps: ['title', 'still'] },
+  },
+]
+
 /** Every hostile slide of every class: what an engine-equality test runs through each engine. */
-export const HOSTILE_CORPUS: readonly HostileSlideBase[] = [...CSS_AND_SVG_URLS, ...PATH_LOOKING_HOSTS, ...CLASSIC_READING]
+export const HOSTILE_CORPUS: readonly HostileSlideBase[] = [...CSS_AND_SVG_URLS, ...PATH_LOOKING_HOSTS, ...CLASSIC_READING, ...PAINT_HEAVY]

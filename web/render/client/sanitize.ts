@@ -24,6 +24,7 @@
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify'
 import { cssUrlsAllowed, mayHoldCssUrl } from '../css-urls.js'
 import { allowedImageUrls, frameMayLoad } from '../image-urls.js'
+import { PICTURE_DROPPED_PROPERTIES, SVG_ANIMATION_ELEMENTS } from '../picture.js'
 
 /** Elements that never reach a document. */
 export const FORBIDDEN_TAGS = [
@@ -197,6 +198,21 @@ export interface Sanitizer {
   toXhtml(html: string): string
 }
 
+/** The sanitised nodes of a picture, made still: the dropped properties out of every style attribute, SVG animation elements out. */
+export function stillPicture(fragment: DocumentFragment): DocumentFragment {
+  for (const element of Array.from(fragment.querySelectorAll('*'))) {
+    if (SVG_ANIMATION_ELEMENTS.includes(element.localName)) {
+      element.remove()
+      continue
+    }
+    const style = (element as HTMLElement).style as CSSStyleDeclaration | undefined
+    if (style === undefined || !element.hasAttribute('style')) continue
+    for (const name of PICTURE_DROPPED_PROPERTIES) style.removeProperty(name)
+    if (style.length === 0) element.removeAttribute('style')
+  }
+  return fragment
+}
+
 /** A sanitiser for one frame, with its resource policy. */
 export function createSanitizer(policy: ResourcePolicy): Sanitizer {
   const purify: DOMPurify = createDOMPurify(window)
@@ -221,6 +237,11 @@ export function createSanitizer(policy: ResourcePolicy): Sanitizer {
     toString: (html) => purify.sanitize(html, { ...CONFIG, RETURN_DOM: false, RETURN_DOM_FRAGMENT: false }) as unknown as string,
     toFragment: (html) => purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment,
     // The browser's own serialiser writes the sanitised nodes as XML (each element in the XHTML or SVG namespace).
-    toXhtml: (html) => serializer.serializeToString(purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as Node),
+    // A picture is still (`../picture.ts`): no style attribute keeps what moves or costs the most to paint
+    // (its `!important` would win over the picture's stylesheet), and no SVG animation element stays.
+    toXhtml: (html) =>
+      serializer.serializeToString(
+        stillPicture(purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment),
+      ),
   }
 }
