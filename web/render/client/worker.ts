@@ -38,7 +38,8 @@
  * before once more in a fresh one: a slide's own failure is the one it
  * has alone (`docs/decisions/0202-render-sandbox.md`).
  */
-import { SLIDE_IMPORTS } from '../limits.js'
+import { MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_STACK_CHARS, MAX_MARKUP_CHARS, markupTooLarge, SLIDE_IMPORTS } from '../limits.js'
+import { MAX_MARKUP_DEPTH, markupDepth, markupTooDeep } from '../markup.js'
 import type { FromWorker, ToWorker, WorkerStart } from '../protocol.js'
 
 interface Runtime {
@@ -84,6 +85,9 @@ const loadScript = scope.importScripts as (url: string) => void
 const later = scope.setTimeout as (callback: () => void, ms: number) => number
 const parseJson = JSON.parse
 const StringOf = String
+const sliceOf = String.prototype.slice
+/** At most `max` code units of `text` (with the slice taken before any slide code: a one-slide worker's slide may change `String.prototype`). */
+const bounded = (text: string, max: number): string => (text.length <= max ? text : apply(sliceOf, text, [0, max]))
 const ErrorType = Error
 const lockdown = scope.lockdown as ((options: Record<string, string>) => void) | undefined
 /** With SES loaded before it (`worker-locked.ts`), the worker locks its world and renders slide after slide; without, it renders one slide, fresh, and is ended. */
@@ -202,10 +206,16 @@ class SlideImportError extends ErrorType {
   }
 }
 
+/** What went wrong, as text of a bounded size: a component may throw an error whose message or stack is any size (or a getter). */
 function describe(error: unknown): { message: string; stack: string } {
   try {
-    if (error instanceof ErrorType) return { message: StringOf(error.message), stack: StringOf(error.stack ?? '') }
-    return { message: `The component threw ${StringOf(error)}`, stack: '' }
+    if (error instanceof ErrorType) {
+      return {
+        message: bounded(StringOf(error.message), MAX_ERROR_MESSAGE_CHARS),
+        stack: bounded(StringOf(error.stack ?? ''), MAX_ERROR_STACK_CHARS),
+      }
+    }
+    return { message: bounded(`The component threw ${StringOf(error)}`, MAX_ERROR_MESSAGE_CHARS), stack: '' }
   } catch {
     return { message: 'The component threw something that cannot be shown as text', stack: '' }
   }
@@ -274,8 +284,15 @@ async function render(start: WorkerStart, message: ToWorker, post: (message: Fro
       })
       return
     }
-    const html = runtime.renderToStaticMarkup(runtime.React.createElement(component, init.props))
-    post({ type: 'done', html: StringOf(html) })
+    const html = StringOf(runtime.renderToStaticMarkup(runtime.React.createElement(component, init.props)))
+    // Markup over a limit never leaves the worker: the slide shows why instead (read here, on the slide's clock).
+    if (html.length > MAX_MARKUP_CHARS) {
+      post({ type: 'failed', kind: 'too-large', message: markupTooLarge(html.length), stack: '' })
+      return
+    }
+    const depth = markupDepth(html)
+    if (depth > MAX_MARKUP_DEPTH) post({ type: 'failed', kind: 'too-large', message: markupTooDeep(depth), stack: '' })
+    else post({ type: 'done', html })
   } catch (error) {
     post({ type: 'failed', kind: error instanceof SlideImportError ? 'import' : 'runtime', ...describe(error) })
   }
