@@ -28,8 +28,38 @@ export const MAX_RENDERS_PER_WORKER = 100
  */
 export const IDLE_TIMEOUT_MS = 2_000
 
-/** The largest markup (in UTF-16 code units) a render may produce; a larger one is refused before any document parses it. */
+/**
+ * The largest markup (in UTF-16 code units) a slide may have, at each step
+ * it takes: as the worker renders it (a larger one never leaves the
+ * worker, and the renderer frame refuses it unread), and as the sanitiser
+ * writes it out, as HTML for a display frame and as XHTML for its picture
+ * (markup may grow there: a style normalised, `&nbsp;` for each U+00A0).
+ * Over it, at any step, the slide shows its own `too-large` error.
+ */
 export const MAX_MARKUP_CHARS = 1_000_000
+
+/** The longest error message and stack a worker sends for a failed render (a component may throw anything). */
+export const MAX_ERROR_MESSAGE_CHARS = 2_000
+export const MAX_ERROR_STACK_CHARS = 20_000
+
+/**
+ * How many times a page gives a slide to a new renderer frame after the
+ * frame stopped answering while that slide was being rendered: once, after
+ * every other slide and alone. Lost again, the slide shows its own
+ * `crashed` error and the rest of the deck is not held up by it.
+ */
+export const LOST_RENDERER_RETRIES = 1
+
+/** The `too-large` message: the markup's size, at the step (`rendered`, or as the sanitiser wrote it) it went over `MAX_MARKUP_CHARS`. */
+export function markupTooLarge(chars: number, step: 'rendered' | 'sanitised' | 'picture' = 'rendered'): string {
+  const size = chars.toLocaleString('en')
+  const limit = MAX_MARKUP_CHARS.toLocaleString('en')
+  const what =
+    step === 'rendered'
+      ? `The component's markup is ${size} characters`
+      : `The component's markup grows to ${size} characters ${step === 'sanitised' ? 'once sanitised' : 'as the picture of the slide'}`
+  return `${what}, over the ${limit} a slide may have, so it is not shown.`
+}
 
 /** The largest transpiled component the renderer accepts (the emulator never sends a larger one: `slide.tsx` is at most 1 MiB). */
 export const MAX_CODE_CHARS = 4_000_000

@@ -101,7 +101,9 @@ export type FromWorker =
   | { type: 'ready' }
   /** the slide's code starts now (its clock starts) */
   | { type: 'started' }
+  /** `html` at most `MAX_MARKUP_CHARS` long */
   | { type: 'done'; html: string }
-  | { type: 'failed'; kind: 'runtime' | 'import' | 'no-default-export' | 'crashed'; message: string; stack: string }
+  /** `message` at most `MAX_ERROR_MESSAGE_CHARS`, `stack` at most `MAX_ERROR_STACK_CHARS`; `too-large` when its markup is over `MAX_MARKUP_CHARS` (it is not sent). */
+  | { type: 'failed'; kind: 'runtime' | 'import' | 'no-default-export' | 'too-large' | 'crashed'; message: string; stack: string }
   /** the render's work is over: nothing the slide started is still running */
   | { type: 'idle' }

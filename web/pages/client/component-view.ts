@@ -16,7 +16,13 @@
  * - the page takes messages only from the frames it made (`event.source`),
  *   reads every field as text, and shows errors with `textContent`;
  * - a slide whose component fails shows its content rendering with the
- *   error over it, labelled; the rest of the deck renders on.
+ *   error over it, labelled; the rest of the deck renders on. Every answer
+ *   the page asked for settles its slide: markup over `MAX_MARKUP_CHARS` or
+ *   an answer it cannot read is that slide's error, never dropped;
+ * - a renderer frame that stops answering is replaced (and the display
+ *   frames with it: they share its process, which may be stuck). A slide
+ *   that was being rendered then is tried once more, after every other
+ *   slide and alone; lost again, it shows its own `crashed` error.
  *
  * The editor adds a Component / Content toggle and a controls panel whose
  * changes re-render the slide at once and are saved nowhere (the spec has
@@ -25,8 +31,11 @@
 import {
   FRAME_KEY_PARAM,
   IMAGE_PARAM,
+  LOST_RENDERER_RETRIES,
   MAX_CONCURRENT_RENDERS,
+  MAX_ERROR_MESSAGE_CHARS,
   MAX_MARKUP_CHARS,
+  markupTooLarge,
   RENDER_ASSET_PATH,
   RENDER_ASSETS,
   RENDER_TIMEOUT_MS,
@@ -95,34 +104,42 @@ const ERROR_KINDS: readonly RenderErrorKind[] = ['runtime', 'import', 'no-defaul
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const positive = (value: unknown): number | undefined => (Number.isInteger(value) && (value as number) > 0 ? (value as number) : undefined)
 
-/** A renderer answer, checked field by field; undefined for anything else. */
+/**
+ * A renderer answer, checked field by field; undefined for anything else. A result (it names its render)
+ * always reads as one: markup over `MAX_MARKUP_CHARS` as that slide's `too-large` error, a result that
+ * cannot be read as its `crashed` one, so the render it answers is settled, never left waiting.
+ */
 function readAnswer(data: unknown): FromRenderer | undefined {
   if (!isRecord(data) || data.protocol !== RENDER_PROTOCOL) return undefined
   if (data.type === 'ready') return { protocol: RENDER_PROTOCOL, type: 'ready' }
   if (data.type !== 'result' || typeof data.id !== 'string') return undefined
+  const failed = (error: RenderError): FromRenderer => ({
+    protocol: RENDER_PROTOCOL,
+    type: 'result',
+    id: data.id as string,
+    ok: false,
+    error,
+  })
   if (data.ok === true) {
     const { html, xhtml } = data
-    return typeof html === 'string' && html.length <= MAX_MARKUP_CHARS && typeof xhtml === 'string' && xhtml.length <= MAX_MARKUP_CHARS
-      ? { protocol: RENDER_PROTOCOL, type: 'result', id: data.id, ok: true, html, xhtml }
-      : undefined
+    if (typeof html !== 'string' || typeof xhtml !== 'string')
+      return failed({ kind: 'crashed', message: 'The renderer’s answer held no markup.' })
+    const chars = Math.max(html.length, xhtml.length)
+    if (chars > MAX_MARKUP_CHARS) return failed({ kind: 'too-large', message: markupTooLarge(chars, 'sanitised') })
+    return { protocol: RENDER_PROTOCOL, type: 'result', id: data.id, ok: true, html, xhtml }
   }
   const error = data.error
-  if (data.ok !== false || !isRecord(error) || typeof error.message !== 'string') return undefined
+  if (data.ok !== false || !isRecord(error) || typeof error.message !== 'string')
+    return failed({ kind: 'crashed', message: 'The renderer’s answer could not be read.' })
   const kind = ERROR_KINDS.includes(error.kind as RenderErrorKind) ? (error.kind as RenderErrorKind) : 'runtime'
   const line = positive(error.line)
   const column = positive(error.column)
-  return {
-    protocol: RENDER_PROTOCOL,
-    type: 'result',
-    id: data.id,
-    ok: false,
-    error: {
-      kind,
-      message: error.message.slice(0, 2_000),
-      ...(line === undefined ? {} : { line }),
-      ...(column === undefined ? {} : { column }),
-    },
-  }
+  return failed({
+    kind,
+    message: error.message.slice(0, MAX_ERROR_MESSAGE_CHARS),
+    ...(line === undefined ? {} : { line }),
+    ...(column === undefined ? {} : { column }),
+  })
 }
 
 /** `slide.tsx:3:14` for an error that has a position. */
@@ -162,6 +179,8 @@ export class ComponentView {
   #readyTimer: ReturnType<typeof setTimeout> | undefined
   /** Renders sent and not answered: request id → slide and key. */
   readonly #inFlight = new Map<string, { slideId: string; key: string; timer: ReturnType<typeof setTimeout> }>()
+  /** Renders (by key) that were in flight when a renderer frame stopped answering, and how many times. */
+  readonly #lost = new Map<string, number>()
   #requests = 0
   #mode: 'component' | 'content'
   #panelFor: string | undefined
@@ -295,14 +314,21 @@ export class ComponentView {
     if (waiting.length === 0) return
     const frame = this.#rendererFrame()
     if (!this.#rendererReady) return
-    const busy = new Set([...this.#inFlight.values()].map((flight) => flight.key))
+    const flights = [...this.#inFlight.values()]
+    // A render lost with a renderer frame before runs alone: if the frame is lost again, it was this slide.
+    if (flights.some((flight) => this.#suspect(flight.key))) return
+    const busy = new Set(flights.map((flight) => flight.key))
     // Until the current slide shows, its render runs alone: on a busy machine a second worker would slow the one that matters most.
     const current = this.#slides.get(this.#options.currentId() ?? '')
-    const currentPending = current !== undefined && current.data.code !== null && !this.#outcomes.has(current.wanted)
+    const currentPending =
+      current !== undefined && current.data.code !== null && !this.#outcomes.has(current.wanted) && !this.#suspect(current.wanted)
     const limit = currentPending ? 1 : MAX_CONCURRENT_RENDERS
     for (const state of waiting) {
       if (this.#inFlight.size >= limit) break
       if (busy.has(state.wanted)) continue
+      // Suspects come last (`#waiting`), each once nothing else is in flight.
+      const suspect = this.#suspect(state.wanted)
+      if (suspect && this.#inFlight.size > 0) break
       const id = `r${++this.#requests}`
       const key = state.wanted
       const timer = setTimeout(() => this.#lostRenderer(), START_TIMEOUT_MS + RENDER_TIMEOUT_MS + ANSWER_MARGIN_MS)
@@ -322,10 +348,16 @@ export class ComponentView {
         props: this.#props(state),
       }
       frame.contentWindow?.postMessage(request, '*')
+      if (suspect) break
     }
   }
 
-  /** Slides whose wanted render is neither known nor asked for: the current slide first, then by distance from it. */
+  /** Whether a render was in flight when a renderer frame stopped answering: it is tried again after the rest, alone. */
+  #suspect(key: string): boolean {
+    return (this.#lost.get(key) ?? 0) > 0
+  }
+
+  /** Slides whose wanted render is neither known nor asked for: the current slide first, then by distance from it; suspects (`#suspect`) last. */
   #waiting(): SlideState[] {
     const order = this.#deck.slides.map((slide) => slide.id)
     const current = order.indexOf(this.#options.currentId() ?? '')
@@ -334,24 +366,51 @@ export class ComponentView {
       .filter((state) => state.data.code !== null && !this.#outcomes.has(state.wanted) && !asked.has(state.wanted))
       .sort(
         (a, b) =>
-          Math.abs(order.indexOf(a.id) - current) - Math.abs(order.indexOf(b.id) - current) || order.indexOf(a.id) - order.indexOf(b.id),
+          Number(this.#suspect(a.wanted)) - Number(this.#suspect(b.wanted)) ||
+          Math.abs(order.indexOf(a.id) - current) - Math.abs(order.indexOf(b.id) - current) ||
+          order.indexOf(a.id) - order.indexOf(b.id),
       )
   }
 
-  /** The renderer frame stopped answering (its process died, say): every render in flight fails, and a new frame takes over. */
+  /**
+   * The renderer frame stopped answering (its process died or is stuck, say, on what a slide made it do): a
+   * new frame takes over. Each render that was in flight is tried once more (`LOST_RENDERER_RETRIES`), after
+   * every other slide and alone (`#pump`); one lost again shows its own `crashed` error.
+   */
   #lostRenderer(): void {
     for (const [id, flight] of this.#inFlight) {
       clearTimeout(flight.timer)
       this.#inFlight.delete(id)
-      this.#settle(flight.key, {
-        ok: false,
-        error: { kind: 'crashed', message: 'The renderer stopped answering, so this slide was not rendered.' },
-      })
+      const lost = (this.#lost.get(flight.key) ?? 0) + 1
+      this.#lost.delete(flight.key)
+      this.#lost.set(flight.key, lost)
+      if (this.#lost.size > MAX_KEPT_RENDERS) this.#lost.delete(this.#lost.keys().next().value!)
+      if (lost > LOST_RENDERER_RETRIES) {
+        this.#settle(flight.key, {
+          ok: false,
+          error: {
+            kind: 'crashed',
+            message: `The slide renderer stopped answering while it rendered this slide, ${lost === 2 ? 'twice' : `${lost} times`}, the last time with no other slide, so it is not rendered.`,
+          },
+        })
+      }
     }
     this.#renderer?.remove()
     this.#renderer = undefined
     this.#rendererReady = false
+    // The display frames share the renderer frame's process (the browser gives the sandboxed frames of one
+    // site one process), which may be stuck: while one of them holds it, a new renderer frame would be put in
+    // it too. All go, so that the new frames get a process of their own.
+    for (const display of this.#displays) {
+      if (display.iframe === undefined) continue
+      display.iframe.remove()
+      display.iframe = undefined
+      display.ready = false
+      display.posted = undefined
+      if (display.layer.dataset.state === 'rendered') display.layer.dataset.state = 'pending'
+    }
     this.sync()
+    for (const display of this.#displays) if (display.place === 'stage') this.#frameFor(display)
   }
 
   /** The renderer frame never became ready: every slide waiting for it shows its content rendering, saying why. */
@@ -381,8 +440,11 @@ export class ComponentView {
       if (answer.type === 'ready') {
         this.#rendererReady = true
         clearTimeout(this.#readyTimer)
-        // Slides given up on while it was not there are rendered now.
-        for (const [key, outcome] of this.#outcomes) if (!outcome.ok && outcome.error.kind === 'crashed') this.#outcomes.delete(key)
+        // Slides given up on while it was not there are rendered now (not those that lost it twice).
+        for (const [key, outcome] of this.#outcomes) {
+          if (!outcome.ok && outcome.error.kind === 'crashed' && (this.#lost.get(key) ?? 0) <= LOST_RENDERER_RETRIES)
+            this.#outcomes.delete(key)
+        }
         this.sync()
         this.#pump()
         return

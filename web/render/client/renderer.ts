@@ -28,17 +28,24 @@
  * - A slide that fails in a worker that had rendered another slide before
  *   is rendered once more in a fresh worker: only a failure it has there is
  *   its own, so one slide cannot make another fail.
- * - Markup over `MAX_MARKUP_CHARS` is refused unread; the rest is
- *   sanitised before it leaves the frame, as HTML (for a display frame)
- *   and as XHTML (for the slide's picture).
+ * - Markup over `MAX_MARKUP_CHARS` is refused unread (the worker does not
+ *   even send it); the rest is sanitised before it leaves the frame, once,
+ *   and written out as HTML (for a display frame) and as XHTML (for the
+ *   slide's picture). Either over `MAX_MARKUP_CHARS` (markup may grow when
+ *   sanitised) is refused too. Every refusal, and anything that goes wrong
+ *   while a render's answer is made, is that slide's own error: every
+ *   render the page asks for gets its answer.
  */
 import {
   FRAME_KEY_PARAM,
   IDLE_TIMEOUT_MS,
   MAX_CODE_CHARS,
   MAX_CONCURRENT_RENDERS,
+  MAX_ERROR_MESSAGE_CHARS,
+  MAX_ERROR_STACK_CHARS,
   MAX_FILE_CHARS,
   MAX_MARKUP_CHARS,
+  markupTooLarge,
   MAX_REMOTE_IMAGE_URL,
   MAX_REMOTE_IMAGES,
   MAX_RENDERS_PER_WORKER,
@@ -47,6 +54,7 @@ import {
   SLIDE_SCRIPT_SUFFIX,
   START_TIMEOUT_MS,
 } from '../limits.js'
+import { MAX_MARKUP_DEPTH, markupDepth, markupTooDeep } from '../markup.js'
 import {
   type FromRenderer,
   type FromWorker,
@@ -70,13 +78,17 @@ interface Job {
   fresh: boolean
 }
 
+/** A rendered slide's sanitised markup, or why it is not shown. */
+type Sanitised = { markup: { html: string; xhtml: string } } | { refused: RenderError }
+
 /** One of the frame's workers. */
 interface RenderWorker {
   worker: Worker
   port: MessagePort
   /** Its own address for React (revoked when it ends). */
   runtimeUrl: string
-  state: 'starting' | 'idle' | 'busy' | 'settling'
+  /** `ended`: terminated; whatever it still reports is ignored. */
+  state: 'starting' | 'idle' | 'busy' | 'settling' | 'ended'
   /** The one-slide worker (no SES, nothing locked): started with the frame, for the first slide asked for (`first`, once it is), ended after it. */
   oneSlide?: { first?: Job }
   /** Renders given to it so far. */
@@ -145,6 +157,7 @@ function start(): void {
   const failure = (job: Job, error: RenderError) => answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: false, error })
 
   function end(w: RenderWorker): void {
+    w.state = 'ended'
     clearTimeout(w.timer)
     w.worker.terminate()
     w.port.close()
@@ -194,7 +207,10 @@ function start(): void {
     w.timer = setTimeout(() => startFailed(w, `The renderer’s worker did not start within ${START_TIMEOUT_MS / 1000} s.`), START_TIMEOUT_MS)
     worker.addEventListener('error', (event) => {
       event.preventDefault()
-      const reason = String(event.message || 'The component failed outside its render').replace(/^Uncaught /, '')
+      if (w.state === 'ended') return
+      const reason = String(event.message || 'The component failed outside its render')
+        .slice(0, MAX_ERROR_MESSAGE_CHARS)
+        .replace(/^Uncaught /, '')
       if (w.state === 'starting') startFailed(w, `The renderer’s worker could not start: ${reason}`)
       else if (w.state === 'busy' && w.job !== undefined) {
         const position = event.filename === w.slideUrl ? slidePositionOf(event.lineno, event.colno, w.job.mappings, codeOffset) : undefined
@@ -202,6 +218,7 @@ function start(): void {
       } else retire(w)
     })
     w.port.addEventListener('messageerror', () => {
+      if (w.state === 'ended') return
       if (w.state === 'busy')
         settle(w, { ok: false, error: { kind: 'crashed', message: 'The component sent something that cannot be read.' } })
       else retire(w)
@@ -219,7 +236,7 @@ function start(): void {
   }
 
   function onWorkerMessage(w: RenderWorker, message: unknown): void {
-    if (!isRecord(message)) return
+    if (!isRecord(message) || w.state === 'ended') return
     if (message.type === 'ready' && w.state === 'starting') {
       clearTimeout(w.timer)
       w.state = 'idle'
@@ -254,44 +271,68 @@ function start(): void {
     } else if (message.type === 'done') {
       const html: unknown = message.html
       if (typeof html !== 'string') settle(w, { ok: false, error: { kind: 'crashed', message: 'The render gave no markup.' } })
-      else if (html.length > MAX_MARKUP_CHARS) {
-        settle(w, {
-          ok: false,
-          error: {
-            kind: 'too-large',
-            message: `The component's markup is ${html.length.toLocaleString('en')} characters, over the ${MAX_MARKUP_CHARS.toLocaleString('en')} a slide may have, so it is not shown.`,
-          },
-        })
-      } else {
-        policy.allowed = w.job.images
-        settle(w, { ok: true, html: sanitizer.toString(html), xhtml: sanitizer.toXhtml(html) })
+      else if (html.length > MAX_MARKUP_CHARS) settle(w, { ok: false, error: { kind: 'too-large', message: markupTooLarge(html.length) } })
+      else {
+        // The worker read it too; read again here, before the sanitiser parses it on this frame's one thread.
+        const depth = markupDepth(html)
+        if (depth > MAX_MARKUP_DEPTH) settle(w, { ok: false, error: { kind: 'too-large', message: markupTooDeep(depth) } })
+        else settle(w, { ok: true, ...sanitised(html, w.job.images) })
       }
     } else if (message.type === 'failed') {
-      const kinds = ['import', 'no-default-export', 'crashed'] as const
+      const kinds = ['import', 'no-default-export', 'too-large', 'crashed'] as const
       const kind = kinds.find((known) => known === message.kind) ?? 'runtime'
-      const stack = typeof message.stack === 'string' ? message.stack.slice(0, 20_000) : ''
+      const stack = typeof message.stack === 'string' ? message.stack.slice(0, MAX_ERROR_STACK_CHARS) : ''
       const position = slidePositionInStack(stack, w.slideUrl ?? '', w.job.mappings, codeOffset)
-      settle(w, { ok: false, error: { kind, message: readableReactError(String(message.message).slice(0, 2_000)), ...position } })
+      settle(w, {
+        ok: false,
+        error: { kind, message: readableReactError(String(message.message).slice(0, MAX_ERROR_MESSAGE_CHARS)), ...position },
+      })
     }
   }
 
-  /** A render's outcome: answered (or tried again in a fresh worker); a failed worker ends, a finished one settles before its next render. */
-  function settle(w: RenderWorker, result: { ok: true; html: string; xhtml: string } | { ok: false; error: RenderError }): void {
+  /**
+   * A rendered slide's markup, sanitised (as HTML and as XHTML), or why it is not shown: over
+   * `MAX_MARKUP_CHARS` once written out, or anything the sanitiser could not do. Either is the slide's own
+   * outcome (its worker did its part), never a render left without an answer.
+   */
+  function sanitised(html: string, images: string[]): Sanitised {
+    let markup: { html: string; xhtml: string }
+    try {
+      policy.allowed = images
+      markup = sanitizer.toMarkup(html)
+    } catch (error) {
+      return { refused: { kind: 'crashed', message: `The component's markup could not be sanitised: ${String(error).slice(0, 500)}` } }
+    }
+    if (markup.html.length > MAX_MARKUP_CHARS)
+      return { refused: { kind: 'too-large', message: markupTooLarge(markup.html.length, 'sanitised') } }
+    if (markup.xhtml.length > MAX_MARKUP_CHARS)
+      return { refused: { kind: 'too-large', message: markupTooLarge(markup.xhtml.length, 'picture') } }
+    return { markup }
+  }
+
+  /**
+   * A render's outcome: answered (or tried again in a fresh worker); a failed worker ends, one that finished
+   * its render (`ok`, its markup shown or refused) settles before its next render.
+   */
+  function settle(w: RenderWorker, result: ({ ok: true } & Sanitised) | { ok: false; error: RenderError }): void {
     const job = w.job!
     clearTimeout(w.timer)
     w.job = undefined
     URL.revokeObjectURL(w.slideUrl!)
     w.slideUrl = undefined
+    const reply = (done: Sanitised) => {
+      if ('markup' in done) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, ...done.markup })
+      else failure(job, done.refused)
+    }
     if (w.oneSlide !== undefined) {
       // Its slide ran alone in it: a failure is that slide's own.
       end(w)
-      if (result.ok) answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
-      else failure(job, result.error)
+      reply(result.ok ? result : { refused: result.error })
       pump()
       return
     }
     if (result.ok) {
-      answer({ protocol: RENDER_PROTOCOL, type: 'result', id: job.id, ok: true, html: result.html, xhtml: result.xhtml })
+      reply(result)
       w.state = 'settling'
       w.timer = setTimeout(() => retire(w), IDLE_TIMEOUT_MS)
       return

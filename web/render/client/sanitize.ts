@@ -191,15 +191,15 @@ const CONFIG: Config = {
   SANITIZE_DOM: false,
 }
 
-/** What a sanitiser gives: the markup as HTML text, as nodes, or as XHTML (well-formed XML, for a slide's picture). */
+/** What a sanitiser gives: the markup as nodes (for a display frame), or as HTML and XHTML text from one pass (for the page: a display frame's markup and a picture's). */
 export interface Sanitizer {
-  toString(html: string): string
   toFragment(html: string): DocumentFragment
-  toXhtml(html: string): string
+  /** `html` as HTML text and as XHTML (well-formed XML, for a slide's picture): one sanitising pass, written out twice. */
+  toMarkup(html: string): { html: string; xhtml: string }
 }
 
 /** The sanitised nodes of a picture, made still: the dropped properties out of every style attribute, SVG animation elements out. */
-export function stillPicture(fragment: DocumentFragment): DocumentFragment {
+export function stillPicture<Nodes extends ParentNode>(fragment: Nodes): Nodes {
   for (const element of Array.from(fragment.querySelectorAll('*'))) {
     if (SVG_ANIMATION_ELEMENTS.includes(element.localName)) {
       element.remove()
@@ -212,6 +212,10 @@ export function stillPicture(fragment: DocumentFragment): DocumentFragment {
   }
   return fragment
 }
+
+/** How the browser's XML serialiser writes a `body` of the XHTML namespace around its children. */
+const XHTML_BODY_START = '<body xmlns="http://www.w3.org/1999/xhtml">'
+const XHTML_BODY_END = '</body>'
 
 /** A sanitiser for one frame, with its resource policy. */
 export function createSanitizer(policy: ResourcePolicy): Sanitizer {
@@ -234,14 +238,22 @@ export function createSanitizer(policy: ResourcePolicy): Sanitizer {
     }
   })
   return {
-    toString: (html) => purify.sanitize(html, { ...CONFIG, RETURN_DOM: false, RETURN_DOM_FRAGMENT: false }) as unknown as string,
     toFragment: (html) => purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment,
-    // The browser's own serialiser writes the sanitised nodes as XML (each element in the XHTML or SVG namespace).
-    // A picture is still (`../picture.ts`): no style attribute keeps what moves or costs the most to paint
-    // (its `!important` would win over the picture's stylesheet), and no SVG animation element stays.
-    toXhtml: (html) =>
-      serializer.serializeToString(
-        stillPicture(purify.sanitize(html, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment),
-      ),
+    toMarkup(html) {
+      // DOMPurify's own string form is its body's `innerHTML`: the same text, from the same pass.
+      const body = purify.sanitize(html, { ...CONFIG, RETURN_DOM: true }) as unknown as HTMLElement
+      const text = body.innerHTML
+      if (!body.hasChildNodes()) return { html: text, xhtml: '' }
+      // The browser's own serialiser writes the nodes as XML. Written from their `body` (its attributes, which
+      // the HTML form leaves out too, removed first), only the body declares the XHTML namespace, which the
+      // picture's root declares again: written from a fragment, each top-level element would declare it.
+      // A picture is still (`../picture.ts`): no style attribute keeps what moves or costs the most to paint
+      // (its `!important` would win over the picture's stylesheet), and no SVG animation element stays.
+      for (const name of body.getAttributeNames()) body.removeAttribute(name)
+      const xml = serializer.serializeToString(stillPicture(body))
+      if (!xml.startsWith(XHTML_BODY_START) || !xml.endsWith(XHTML_BODY_END))
+        throw new Error('The sanitised markup could not be written as XHTML.')
+      return { html: text, xhtml: xml.slice(XHTML_BODY_START.length, xml.length - XHTML_BODY_END.length) }
+    },
   }
 }

@@ -38,7 +38,8 @@
  * before once more in a fresh one: a slide's own failure is the one it
  * has alone (`docs/decisions/0202-render-sandbox.md`).
  */
-import { SLIDE_IMPORTS } from '../limits.js'
+import { MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_STACK_CHARS, MAX_MARKUP_CHARS, markupTooLarge, SLIDE_IMPORTS } from '../limits.js'
+import { MAX_MARKUP_DEPTH, markupDepth, markupTooDeep } from '../markup.js'
 import type { FromWorker, ToWorker, WorkerStart } from '../protocol.js'
 
 interface Runtime {
@@ -84,7 +85,13 @@ const loadScript = scope.importScripts as (url: string) => void
 const later = scope.setTimeout as (callback: () => void, ms: number) => number
 const parseJson = JSON.parse
 const StringOf = String
-const ErrorType = Error
+const sliceOf = String.prototype.slice
+/** At most `max` code units of `text` (with the slice taken before any slide code: a one-slide worker's slide may change `String.prototype`). */
+const bounded = (text: string, max: number): string => (text.length <= max ? text : apply(sliceOf, text, [0, max]))
+/** The engine's own `Error` (taken before lockdown, which puts a tamed one of its own on the global object in its place). */
+const ErrorType = Error as ErrorConstructor & { stackTraceLimit?: unknown; prepareStackTrace?: unknown }
+const defineProperty = Object.defineProperty
+const freeze = Object.freeze
 const lockdown = scope.lockdown as ((options: Record<string, string>) => void) | undefined
 /** With SES loaded before it (`worker-locked.ts`), the worker locks its world and renders slide after slide; without, it renders one slide, fresh, and is ended. */
 const locked = typeof lockdown === 'function'
@@ -193,6 +200,42 @@ function lockTheWorld(): void {
     if (isObject(value)) harden(value)
   }
   harden(scope)
+  pinErrorStacks(harden)
+}
+
+/** What `pinErrorStacks` kept, checked before each render (`pinnedIntact`). */
+let pinned: { error: unknown; stackTraceLimit: unknown; prepareStackTrace: unknown } | undefined
+
+/**
+ * Lockdown freezes every intrinsic, but with `errorTaming: 'unsafe'` (which keeps `error.stack`, so that
+ * a thrown error's slide.tsx line and column can be shown) the `Error` it gives a slide keeps setters for
+ * `Error.stackTraceLimit` and `Error.prepareStackTrace`, which write to the engine's own `Error`, hidden
+ * and not frozen: one slide's `Error.prepareStackTrace = () => "…"` or `Error.stackTraceLimit = 0` would
+ * be every later slide's stack. That `Error` is frozen now, its two values pinned as they are after
+ * lockdown (and the formatter a slide reads, SES's own, frozen): an assignment throws, as on any frozen
+ * object. (`Error.captureStackTrace` is a frozen data
+ * property of the tamed `Error`; it writes only to the object it is given.)
+ */
+function pinErrorStacks(harden: <T>(value: T) => T): void {
+  const stackTraceLimit = ErrorType.stackTraceLimit
+  // SES's own formatter, which a slide reads as `Error.prepareStackTrace`: frozen too, like everything else a slide can reach.
+  const prepareStackTrace = harden(ErrorType.prepareStackTrace)
+  defineProperty(ErrorType, 'stackTraceLimit', { value: stackTraceLimit, writable: false, configurable: false })
+  defineProperty(ErrorType, 'prepareStackTrace', { value: prepareStackTrace, writable: false, configurable: false })
+  freeze(ErrorType)
+  pinned = { error: scope.Error, stackTraceLimit, prepareStackTrace }
+}
+
+/** Whether what a locked worker pinned is as it was: checked before each render, so a change (there should be none) never reaches a slide. */
+function pinnedIntact(): boolean {
+  return (
+    pinned !== undefined &&
+    isFrozen(scope) &&
+    isFrozen(ErrorType) &&
+    scope.Error === pinned.error &&
+    ErrorType.stackTraceLimit === pinned.stackTraceLimit &&
+    ErrorType.prepareStackTrace === pinned.prepareStackTrace
+  )
 }
 
 class SlideImportError extends ErrorType {
@@ -202,10 +245,16 @@ class SlideImportError extends ErrorType {
   }
 }
 
+/** What went wrong, as text of a bounded size: a component may throw an error whose message or stack is any size (or a getter). */
 function describe(error: unknown): { message: string; stack: string } {
   try {
-    if (error instanceof ErrorType) return { message: StringOf(error.message), stack: StringOf(error.stack ?? '') }
-    return { message: `The component threw ${StringOf(error)}`, stack: '' }
+    if (error instanceof ErrorType) {
+      return {
+        message: bounded(StringOf(error.message), MAX_ERROR_MESSAGE_CHARS),
+        stack: bounded(StringOf(error.stack ?? ''), MAX_ERROR_STACK_CHARS),
+      }
+    }
+    return { message: bounded(`The component threw ${StringOf(error)}`, MAX_ERROR_MESSAGE_CHARS), stack: '' }
   } catch {
     return { message: 'The component threw something that cannot be shown as text', stack: '' }
   }
@@ -226,6 +275,11 @@ function freshRuntime(url: string): Runtime {
 let preloaded: Runtime | undefined
 
 async function render(start: WorkerStart, message: ToWorker, post: (message: FromWorker) => void): Promise<void> {
+  if (locked && !pinnedIntact()) {
+    // Not this slide's doing (it has not run): the frame renders it again in a fresh worker.
+    post({ type: 'failed', kind: 'crashed', message: 'The worker’s locked world changed since it started.', stack: '' })
+    return
+  }
   let runtime: Runtime
   let slideModule: SlideModule | undefined
   try {
@@ -274,8 +328,15 @@ async function render(start: WorkerStart, message: ToWorker, post: (message: Fro
       })
       return
     }
-    const html = runtime.renderToStaticMarkup(runtime.React.createElement(component, init.props))
-    post({ type: 'done', html: StringOf(html) })
+    const html = StringOf(runtime.renderToStaticMarkup(runtime.React.createElement(component, init.props)))
+    // Markup over a limit never leaves the worker: the slide shows why instead (read here, on the slide's clock).
+    if (html.length > MAX_MARKUP_CHARS) {
+      post({ type: 'failed', kind: 'too-large', message: markupTooLarge(html.length), stack: '' })
+      return
+    }
+    const depth = markupDepth(html)
+    if (depth > MAX_MARKUP_DEPTH) post({ type: 'failed', kind: 'too-large', message: markupTooDeep(depth), stack: '' })
+    else post({ type: 'done', html })
   } catch (error) {
     post({ type: 'failed', kind: error instanceof SlideImportError ? 'import' : 'runtime', ...describe(error) })
   }
