@@ -6,8 +6,9 @@
  * has no file; a command's lines for people then go to stderr.
  */
 import { writeFileSync } from 'node:fs'
-import { InvalidArgumentError, Option } from 'commander'
-import type { Io } from './options.js'
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import type { TargetOptions } from '../target.js'
+import { firstUnwritable, type Io, parseArgv, type TargetFlags, targetOptionsFrom, usageError } from './options.js'
 
 export type ReporterName = 'human' | 'json' | 'junit'
 
@@ -100,4 +101,41 @@ export function reportStreams(
       }
     },
   }
+}
+
+/** What a command against a target starts from: its flags, its target, its reporter, and how it reports a usage error. */
+export interface TargetCommandStart<Flags, Name extends ReporterName> {
+  flags: Flags
+  target: TargetOptions
+  reporter: Reporter<Name> | undefined
+  /** Reports a usage error; answers its exit code. */
+  fail(message: string): number
+}
+
+/**
+ * The start every command against a target shares: its argv parsed, its
+ * target and reporter read from the flags, and every file it will write
+ * (its report's, and `files`) checked writable. Answers the exit code
+ * instead when any of it is a usage error (reported to `io`) or `--help`.
+ */
+export function startTargetCommand<Flags extends TargetFlags & ReporterFlags<Name>, Name extends ReporterName>(
+  spec: {
+    name: string
+    command: Command
+    reporters: Reporters<Name>
+    files: (flags: Flags) => ReadonlyArray<readonly [string, string | undefined]>
+  },
+  argv: readonly string[],
+  io: Io,
+): TargetCommandStart<Flags, Name> | number {
+  const flags = parseArgv<Flags>(spec.command, argv, io)
+  if (typeof flags === 'number') return flags
+  const fail = (message: string) => usageError(io, spec.name, message)
+  const target = targetOptionsFrom(flags)
+  if (typeof target === 'string') return fail(target)
+  const reporter = spec.reporters.from(flags)
+  if (typeof reporter === 'string') return fail(reporter)
+  const unwritable = firstUnwritable([[fileFlag(flags), reporter?.file], ...spec.files(flags)])
+  if (unwritable !== undefined) return fail(unwritable)
+  return { flags, target, reporter, fail }
 }

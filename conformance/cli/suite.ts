@@ -13,20 +13,8 @@ import { scenarioLine, summaryText } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import { COMMANDS } from './commands.js'
-import {
-  addTargetOptions,
-  exitCodesHelp,
-  firstUnwritable,
-  integer,
-  type Io,
-  parseArgv,
-  pattern,
-  shard,
-  type TargetFlags,
-  targetOptionsFrom,
-  usageError,
-} from './options.js'
-import { fileFlag, type ReporterFlags, reporters, reportStreams } from './reporter.js'
+import { addTargetOptions, exitCodesHelp, integer, type Io, pattern, shard, type TargetFlags } from './options.js'
+import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
 const REPORTERS = reporters(['human', 'json', 'junit'], 'the report', 'human')
@@ -86,18 +74,13 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
 
 /** Runs the suite; resolves to the exit code. */
 export async function suiteMain(argv: readonly string[], io: Io): Promise<number> {
-  const flags = parseArgv<Flags>(conformanceCommand(), argv, io)
-  if (typeof flags === 'number') return flags
-  const fail = (message: string) => usageError(io, NAME, message)
-  const target = targetOptionsFrom(flags)
-  if (typeof target === 'string') return fail(target)
-  const reporter = REPORTERS.from(flags)
-  if (typeof reporter === 'string') return fail(reporter)
-  const unwritable = firstUnwritable([
-    [fileFlag(flags), reporter?.file],
-    ['--write-baseline', flags.writeBaseline],
-  ])
-  if (unwritable !== undefined) return fail(unwritable)
+  const start = startTargetCommand<Flags, 'human' | 'json' | 'junit'>(
+    { name: NAME, command: conformanceCommand(), reporters: REPORTERS, files: (flags) => [['--write-baseline', flags.writeBaseline]] },
+    argv,
+    io,
+  )
+  if (typeof start === 'number') return start
+  const { flags, target, reporter, fail } = start
   let expectedFailures: Baseline | undefined
   if (flags.expectedFailures !== undefined) {
     try {

@@ -7,19 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
-import {
-  addTargetOptions,
-  duration,
-  exitCodesHelp,
-  firstUnwritable,
-  integer,
-  type Io,
-  parseArgv,
-  type TargetFlags,
-  targetOptionsFrom,
-  usageError,
-} from '../cli/options.js'
-import { fileFlag, type ReporterFlags, reporters, reportStreams } from '../cli/reporter.js'
+import { addTargetOptions, duration, exitCodesHelp, integer, type Io, type TargetFlags } from '../cli/options.js'
+import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from '../cli/reporter.js'
 import { ConfigurationError } from '../target.js'
 import { curlScript, parseReplay, replayFile, walkText } from './report.js'
 import { DEFAULT_MAX_GENERATIONS, DEFAULT_RUNS, DEFAULT_STEPS, runWalk, type WalkOptions } from './walk.js'
@@ -75,18 +64,13 @@ interface WalkFlags extends TargetFlags, ReporterFlags<'human' | 'json'> {
 }
 
 export async function walkMain(argv: readonly string[], io: Io): Promise<number> {
-  const flags = parseArgv<WalkFlags>(walkCommand(), argv, io)
-  if (typeof flags === 'number') return flags
-  const fail = (message: string) => usageError(io, NAME, message)
-  const target = targetOptionsFrom(flags)
-  if (typeof target === 'string') return fail(target)
-  const reporter = REPORTERS.from(flags)
-  if (typeof reporter === 'string') return fail(reporter)
-  const problem = firstUnwritable([
-    [fileFlag(flags), reporter?.file],
-    ['--counterexample', flags.counterexample],
-  ])
-  if (problem !== undefined) return fail(problem)
+  const start = startTargetCommand<WalkFlags, 'human' | 'json'>(
+    { name: NAME, command: walkCommand(), reporters: REPORTERS, files: (flags) => [['--counterexample', flags.counterexample]] },
+    argv,
+    io,
+  )
+  if (typeof start === 'number') return start
+  const { flags, target, reporter, fail } = start
   const options: WalkOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),

@@ -132,9 +132,11 @@ describe('what every command shares exists once', () => {
       'parseArgv',
     ])
       expect(declaredIn(new RegExp(`^export function ${name}\\b|^function ${name}\\b`, 'm')), name).toEqual(['conformance/cli/options.ts'])
-    // Every command parses its argv the same way.
+    // Every command parses its argv the same way: with parseArgv, or startTargetCommand (which calls it), declared once.
+    expect(declaredIn(/^export function startTargetCommand\b/m)).toEqual(['conformance/cli/reporter.ts'])
+    expect(text('conformance/cli/reporter.ts')).toMatch(/function startTargetCommand[\s\S]*parseArgv</)
     for (const command of [...COMMAND_MODULES, 'conformance/cli/suite.ts']) {
-      expect(text(command), command).toContain('parseArgv')
+      expect(text(command), command).toMatch(/\bparseArgv\b|\bstartTargetCommand\b/)
       expect(text(command), command).not.toContain('CommanderError')
     }
   })
