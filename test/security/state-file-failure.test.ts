@@ -78,8 +78,10 @@ describe('a state file that cannot be written', () => {
     expect(served.status).toBe(200)
 
     // No new change: the retry alone writes everything made while the disk was full.
+    // Waits for the recovery itself: the file is renamed into place a moment before the save that wrote it is
+    // done, so a test that polled the file could look at `recovered` in between.
     diskFull = false
-    await waitUntil(async () => (await readFile(path, 'utf8')) !== good)
+    await waitUntil(() => recovered > 0)
     const saved = JSON.parse(await readFile(path, 'utf8'))
     expect(accounts.every((id) => saved.users.some((user: { id: string }) => user.id === id))).toBe(true)
     expect(recovered).toBe(1)
