@@ -51,7 +51,7 @@ import {
   RENDER_TIMEOUT_MS,
   START_TIMEOUT_MS,
 } from '../limits.js'
-import { MAX_MARKUP_DEPTH, markupDepth, markupTooDeep } from '../markup.js'
+import { markupOverLimits, readMarkup } from '../markup.js'
 import {
   type FromRenderer,
   type FromWorker,
@@ -265,8 +265,8 @@ function start(): void {
       else if (html.length > MAX_MARKUP_CHARS) settle(w, { ok: false, error: { kind: 'too-large', message: markupTooLarge(html.length) } })
       else {
         // The worker read it too; read again here, before the sanitiser parses it on this frame's one thread.
-        const depth = markupDepth(html)
-        if (depth > MAX_MARKUP_DEPTH) settle(w, { ok: false, error: { kind: 'too-large', message: markupTooDeep(depth) } })
+        const refused = markupOverLimits(readMarkup(html))
+        if (refused !== undefined) settle(w, { ok: false, error: { kind: 'too-large', message: refused } })
         else settle(w, { ok: true, ...sanitised(html, w.job.images) })
       }
     } else if (message.type === 'failed') {
