@@ -54,7 +54,7 @@ import {
   SLIDE_SCRIPT_SUFFIX,
   START_TIMEOUT_MS,
 } from '../limits.js'
-import { MAX_MARKUP_DEPTH, markupDepth, markupTooDeep } from '../markup.js'
+import { markupOverLimits, readMarkup } from '../markup.js'
 import {
   type FromRenderer,
   type FromWorker,
@@ -274,8 +274,8 @@ function start(): void {
       else if (html.length > MAX_MARKUP_CHARS) settle(w, { ok: false, error: { kind: 'too-large', message: markupTooLarge(html.length) } })
       else {
         // The worker read it too; read again here, before the sanitiser parses it on this frame's one thread.
-        const depth = markupDepth(html)
-        if (depth > MAX_MARKUP_DEPTH) settle(w, { ok: false, error: { kind: 'too-large', message: markupTooDeep(depth) } })
+        const refused = markupOverLimits(readMarkup(html))
+        if (refused !== undefined) settle(w, { ok: false, error: { kind: 'too-large', message: refused } })
         else settle(w, { ok: true, ...sanitised(html, w.job.images) })
       }
     } else if (message.type === 'failed') {

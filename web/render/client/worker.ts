@@ -39,7 +39,7 @@
  * has alone (`docs/decisions/0202-render-sandbox.md`).
  */
 import { MAX_ERROR_MESSAGE_CHARS, MAX_ERROR_STACK_CHARS, MAX_MARKUP_CHARS, markupTooLarge, SLIDE_IMPORTS } from '../limits.js'
-import { MAX_MARKUP_DEPTH, markupDepth, markupTooDeep } from '../markup.js'
+import { markupOverLimits, readMarkup } from '../markup.js'
 import type { FromWorker, ToWorker, WorkerStart } from '../protocol.js'
 
 interface Runtime {
@@ -334,8 +334,8 @@ async function render(start: WorkerStart, message: ToWorker, post: (message: Fro
       post({ type: 'failed', kind: 'too-large', message: markupTooLarge(html.length), stack: '' })
       return
     }
-    const depth = markupDepth(html)
-    if (depth > MAX_MARKUP_DEPTH) post({ type: 'failed', kind: 'too-large', message: markupTooDeep(depth), stack: '' })
+    const refused = markupOverLimits(readMarkup(html))
+    if (refused !== undefined) post({ type: 'failed', kind: 'too-large', message: refused, stack: '' })
     else post({ type: 'done', html })
   } catch (error) {
     post({ type: 'failed', kind: error instanceof SlideImportError ? 'import' : 'runtime', ...describe(error) })
