@@ -91,6 +91,8 @@ describe('one slide’s size, cost and leftovers stay its own, in Chromium', () 
   async function expectOutcome(page: Page, id: string, expected: HostileExpectation, place: 'thumb' | 'stage' = 'thumb'): Promise<void> {
     const state = await layer(page, id, place).getAttribute('data-state')
     const error = await errorOf(page, id, place)
+    // A slide whose errors may come after its answer shows either: rendered, or failed with its own (bounded) error.
+    if (expected.state === 'failed' && expected.orRendered === true && state === 'rendered') return
     expect(state, error).toBe(expected.state)
     if (expected.state === 'rendered') {
       if (expected.text !== undefined) expect((await shown(page, id, place)).text).toMatch(expected.text)
