@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config'
-import { ALL_TIERS } from './test/tiers.js'
+import { ALL_TIERS, CONTAINER_TIER } from './test/tiers.js'
 
 /** What every tier of `npm test` shares (test/tiers.ts: the tiers; vitest.unit.config.ts, vitest.process.config.ts). */
 export const common: NonNullable<ViteUserConfig['test']> = {
@@ -19,6 +19,6 @@ export default defineConfig({
   test: {
     ...common,
     include: [...ALL_TIERS],
-    exclude: [...configDefaults.exclude, 'test/browser/**'],
+    exclude: [...configDefaults.exclude, 'test/browser/**', ...CONTAINER_TIER],
   },
 })

@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 import { common } from './vitest.config.js'
-import { ALL_TIERS, PROCESS_TIER } from './test/tiers.js'
+import { ALL_TIERS, CONTAINER_TIER, PROCESS_TIER } from './test/tiers.js'
 
 /**
  * `npm run test:unit`: the fast tier, for the edit-test loop. Every test of
@@ -11,7 +11,7 @@ export default defineConfig({
   test: {
     ...common,
     include: [...ALL_TIERS],
-    exclude: [...configDefaults.exclude, 'test/browser/**', ...PROCESS_TIER],
+    exclude: [...configDefaults.exclude, 'test/browser/**', ...PROCESS_TIER, ...CONTAINER_TIER],
     setupFiles: ['test/support/no-processes.ts'],
   },
 })

@@ -31,5 +31,12 @@ export const PROCESS_TIER: readonly string[] = [
   'test/walk/walk.test.ts',
 ]
 
-/** Every test file of `npm test` (the browser tests and the sweeps have their own configs). */
+/**
+ * The container tier (`npm run test:container`, vitest.container.config.ts): builds the image from
+ * the Dockerfile and runs it with podman. Not part of `npm test`, which needs nothing but Node; CI
+ * runs it after the browser tier.
+ */
+export const CONTAINER_TIER: readonly string[] = ['test/container/**/*.test.ts']
+
+/** Every test file of `npm test` (the browser tests, the container tests and the sweeps have their own configs). */
 export const ALL_TIERS: readonly string[] = ['src/**/*.test.ts', 'web/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts']
