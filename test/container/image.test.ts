@@ -118,10 +118,10 @@ async function health(name: string): Promise<{ code: number; status: string }> {
   return { code: result.code, status: await inspect('{{.State.Health.Status}}', name) }
 }
 
-/** The uid the container's first process (the emulator) runs as, read from /proc inside it. */
-async function firstProcessUid(name: string): Promise<number> {
+/** The container's first process, read from /proc inside it: its name and the uid it runs as. */
+async function firstProcess(name: string): Promise<{ name: string | undefined; uid: number }> {
   const status = await ok(['exec', name, 'node', '-p', "require('fs').readFileSync('/proc/1/status', 'utf8')"])
-  return Number(/^Uid:\s+(\d+)/m.exec(status)?.[1])
+  return { name: /^Name:\s+(\S+)/m.exec(status)?.[1], uid: Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) }
 }
 
 /** Every file under `dir` (symbolic links not followed), with its size. */
@@ -239,9 +239,9 @@ describe.skipIf(!AVAILABLE && !IN_CI)('the container image (Dockerfile), built a
       }
     })
 
-    it('runs the emulator as a user other than root (uid 1000, the official image’s node)', async () => {
+    it('runs the emulator as a user other than root (uid 1000, the official image’s node), as the first process (SIGTERM reaches it)', async () => {
       expect(await inspect('{{.Config.User}}', image)).toBe('1000:1000')
-      expect(await firstProcessUid(readmeContainer)).toBe(1000)
+      expect(await firstProcess(readmeContainer)).toEqual({ name: 'node', uid: 1000 })
     })
 
     it('turns healthy when its health check runs, with no admin token set', async () => {
