@@ -177,17 +177,19 @@ function banner({ emulator }: PresentationEmulator, server: RunningServer, flags
   const firstKey = world.apiKeys.all().find((key) => key.revokedAt === null)?.key ?? 'pres_…'
   // A real editor URL to open: the seeded welcome deck, else the first project.
   const slug = (world.projectBySlug('welcome-deck') ?? world.projects.all()[0])?.slug
+  // Every URL to open or call names the public URL (what a host's browser or app reaches: a container's 0.0.0.0 is not);
+  // it is the listening origin unless --public-url says otherwise.
   return [
     `Presentation Service emulator ${VERSION} listening on ${server.origin}`,
-    `  API base URL   ${server.origin}/v1`,
+    `  API base URL   ${base}/v1`,
     // The dashboard is the page at /_emulator; the control plane is the JSON API under it (one URL each).
-    `  Control plane  ${server.origin}/_emulator/state (JSON; every control route is under /_emulator/)${flags.adminToken ? ' (admin token required)' : ''}`,
-    `  Dashboard      ${server.origin}/_emulator${flags.adminToken ? '?token=<admin token>' : ''}`,
+    `  Control plane  ${base}/_emulator/state (JSON; every control route is under /_emulator/)${flags.adminToken ? ' (admin token required)' : ''}`,
+    `  Dashboard      ${base}/_emulator${flags.adminToken ? '?token=<admin token>' : ''}`,
     `  Editor         ${base}/editor/${slug === undefined ? '<project slug>' : encodeURIComponent(slug)}`,
     `  Seed ${flags.seed} · clock ${flags.clock} · time scale ${flags.timeScale} · rate limit ${flags.rateLimit === 0 ? 'off' : `${flags.rateLimit}/min`}${flags.allowRemoteImages ? ' · remote images allowed' : ''}${flags.state ? ` · state ${flags.state}${stateLoaded ? ' (loaded)' : ' (new)'}` : ''}`,
     '  API keys',
     ...keys,
-    `  Try: curl -H 'Authorization: Bearer ${firstKey}' ${server.origin}/v1/projects`,
+    `  Try: curl -H 'Authorization: Bearer ${firstKey}' ${base}/v1/projects`,
     '',
   ].join('\n')
 }

@@ -362,8 +362,13 @@ describe.concurrent('with --rate-limit 2 --public-url URL --admin-token T', () =
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 
-  it('uses the public URL’s origin in editorUrl and in the banner', async () => {
+  it('uses the public URL’s origin in editorUrl and in every URL of the banner', async () => {
     expect(server.stdout).toContain('Editor         https://decks.example.test/editor/welcome-deck')
+    // Every URL the banner gives to open or call is the public one (a container listens on 0.0.0.0, which no host's app reaches).
+    expect(server.stdout).toContain('API base URL   https://decks.example.test/v1\n')
+    expect(server.stdout).toContain('Dashboard      https://decks.example.test/_emulator?token=<admin token>\n')
+    expect(server.stdout).toMatch(/Try: curl -H 'Authorization: Bearer pres_\S+' https:\/\/decks\.example\.test\/v1\/projects\n/)
+    expect(server.stdout).toContain(`listening on ${server.origin}\n`)
     const created = await server.request('POST', '/v1/projects', { key: await account(), json: { name: 'Public' } })
     expect(created.status).toBe(200)
     expect(created.body.editorUrl).toBe(`https://decks.example.test/editor/${created.body.projectSlug}`)
