@@ -119,6 +119,14 @@ nodeProcess.on('unhandledRejection', () => {})
 // The emulator went away: nothing more to do.
 nodeProcess.on('disconnect', () => nodeProcess.exit(0))
 
+/**
+ * Node's own globals that SES's `lockdown` freezes (`Buffer`) or that a browser's worker does not have
+ * (`SharedArrayBuffer`, without cross-origin isolation), and those a script read from standard input
+ * gets: removed before lockdown, so `lockTheWorld` need not tell them from the language's own.
+ */
+const NODE_ONLY = ['Buffer', 'SharedArrayBuffer', 'process', 'require', 'module', 'exports', '__filename', '__dirname']
+for (const name of NODE_ONLY) delete scope[name]
+
 const lockdown = scope.lockdown as (options: Record<string, string>) => void
 // Nothing of a slide runs before the world is locked.
 lockTheWorld(lockdown)
