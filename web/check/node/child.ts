@@ -62,10 +62,14 @@ function freshRuntime(): Runtime {
   return runtime
 }
 
-/** A slide's script, compiled: its code begins on line 2, as in the worker's (`SLIDE_SCRIPT_PREFIX`). */
+/**
+ * A slide's script, compiled: its code begins on line 2, as in the worker's (`SLIDE_SCRIPT_PREFIX`). The
+ * two slots a worker's scripts share are bindings of the slide's own here (a slide that writes them
+ * changes nothing, as in a worker, where they are emptied before each use).
+ */
 function slideModuleOf(code: string): SlideModule | undefined {
   const script = new Script(
-    `(function () { let __slideModule; ${SLIDE_SCRIPT_PREFIX}${code}${SLIDE_SCRIPT_SUFFIX}return __slideModule })`,
+    `(function () { let __slideRuntime, __slideModule; ${SLIDE_SCRIPT_PREFIX}${code}${SLIDE_SCRIPT_SUFFIX}return __slideModule })`,
     {
       filename: SLIDE_SCRIPT_NAME,
     },

@@ -99,12 +99,46 @@ function textContent(node: T.Element): string {
   return text
 }
 
+/**
+ * A stylesheet's text as far as the renderer's sanitiser would keep it, for DOMPurify's look for markup
+ * in it (which comes after the sanitiser has written the stylesheet out again): every top-level rule or
+ * statement that names a URL or imports is left out. (The sanitiser removes only what loads what a slide
+ * may not load, and writes the rest out in its own form: this is the nearest a reading without a CSS
+ * engine comes.)
+ */
+function styleTextKept(css: string): string {
+  let kept = ''
+  let depth = 0
+  let start = 0
+  let quote = ''
+  for (let i = 0; i < css.length; i++) {
+    const char = css[i]!
+    if (quote !== '') {
+      if (char === '\\') i++
+      else if (char === quote) quote = ''
+      continue
+    }
+    if (char === '"' || char === "'") quote = char
+    else if (char === '{') depth++
+    else if (char === '}' || (char === ';' && depth === 0)) {
+      if (char === '}') depth = Math.max(0, depth - 1)
+      if (depth === 0) {
+        const statement = css.slice(start, i + 1)
+        if (!/url\(|image-set\(|image\(|@import/i.test(statement)) kept += statement
+        start = i + 1
+      }
+    }
+  }
+  return kept + css.slice(start)
+}
+
 /** Whether DOMPurify takes the element for markup hidden in text (`_isUnsafeNode`): it is removed with its content. */
 function unsafe(element: T.Element, name: string): boolean {
   const elementChild = element.childNodes.some(isElement)
-  if (RAW_TEXT.has(name) && element.namespaceURI === HTML_NS && (elementChild || MARKUP_PROBE.test(textContent(element)))) return true
+  const literal = name === 'style' ? styleTextKept(textContent(element)) : textContent(element)
+  if (RAW_TEXT.has(name) && element.namespaceURI === HTML_NS && (elementChild || MARKUP_PROBE.test(literal))) return true
   if (element.childNodes.length === 0 || elementChild) return false
-  if (!MARKUP_PROBE.test(textContent(element))) return false
+  if (!MARKUP_PROBE.test(literal)) return false
   // Its inner HTML holds markup too: its text is written raw, or a comment is in it.
   return RAW_TEXT.has(name) || element.childNodes.some(isComment)
 }
