@@ -22,7 +22,9 @@
  * - it is used again only once it says `idle` (nothing the slide left
  *   running) within `IDLE_TIMEOUT_MS`, and for at most
  *   `MAX_RENDERS_PER_WORKER` renders; otherwise it is ended, and the next
- *   check starts another.
+ *   check starts another;
+ * - it ends when the emulator's process exits (killed with it on `exit`;
+ *   on its own when its IPC channel closes between renders).
  *
  * Whatever it answers is read as untrusted and bounded; an error's place in
  * `slide.tsx` is read from its stack with the transpiled code's source map,
@@ -297,7 +299,13 @@ export class NodeSlideChecker implements SlideChecker {
     child.on('error', () => {
       // A failed spawn: its exit (or close) follows.
     })
+    // The emulator's process exits (its end, an uncaught error): the checker's goes with it, even mid-slide.
+    const killOnExit = () => {
+      child.kill('SIGKILL')
+    }
+    process.once('exit', killOnExit)
     child.on('exit', () => {
+      process.removeListener('exit', killOnExit)
       checker.ended = true
       if (this.#checker === checker) this.#checker = undefined
       checker.onExit?.()
