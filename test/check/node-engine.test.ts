@@ -9,7 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Emulator } from '../../src/emulator.js'
+import { generateDeck } from '../../src/content/deck.js'
+import { SLIDE_DESIGNS } from '../../src/content/designs.js'
+import { createFaker } from '../../src/content/faker-en.js'
 import { NodeSlideChecker } from '../../web/check/node/checker.js'
+import { renderSlide } from '../support/render-slide.js'
 import { childPids, input, running, showing } from './support.js'
 
 const RENDERS = input(
@@ -196,6 +200,16 @@ t("Error.stackTraceLimit", () => { (Error as any).stackTraceLimit = 0; });`
     )
     expect(next.text).toBe('2|undefined|true')
     expect((await checker.check(THROWS)).error).toMatchObject({ line: 3, column: 9 })
+  })
+
+  it('renders the eight generated designs to the very markup React gives them in this process', async () => {
+    for (const design of SLIDE_DESIGNS) {
+      const [generated] = generateDeck(createFaker(3), { prompt: 'Harbour logistics', designs: [design] })
+      const { result, html } = await checker.render({ files: generated!.files, config: {} })
+      expect(result.status, `${design}: ${result.error?.message}`).toBe('rendered')
+      expect(html, design).toBe(renderSlide(generated!.files))
+      expect(result.text.length, design).toBeGreaterThan(0)
+    }
   })
 
   it('checks slides given at once one after another, each its own outcome', async () => {
