@@ -13,6 +13,7 @@
  */
 export const PROCESS_TIER: readonly string[] = [
   'bench/lib/args.test.ts',
+  'test/check/**/*.test.ts',
   'test/cli/**/*.test.ts',
   'test/client/package.test.ts',
   'test/conformance/bin.test.ts',
@@ -24,6 +25,7 @@ export const PROCESS_TIER: readonly string[] = [
   'test/package/**/*.test.ts',
   'test/proxy/cli.test.ts',
   'test/security/depth.test.ts',
+  'test/security/node-checker.test.ts',
   'test/security/origin.test.ts',
   'test/security/state-file-failure.test.ts',
   'test/security/timeouts.test.ts',

@@ -12,7 +12,7 @@ import { Emulator } from '../../src/emulator.js'
 import type { SlideCheckInput } from '../../src/model/slide-checker.js'
 import { type ProjectConfig, REQUIRED_COLOR_KEYS, type SlideFiles } from '../../src/schemas/index.js'
 import type { EmulatorRequest } from '../../src/core/exchange.js'
-import { type BrowserSlideChecker, createSlideChecker, type SlideCheckHost, SlideNotRenderedError } from '../../web/check/index.js'
+import { createSlideChecker, type SlideCheckHost, SlideNotRenderedError, type WebSlideChecker } from '../../web/check/index.js'
 import { RENDER_ASSET_PATH, RENDER_ASSETS } from '../../web/render/limits.js'
 import { WEB_MOUNTS } from '../../web/mounts.js'
 import { CHROMIUM_PATH } from './support/browser.js'
@@ -202,7 +202,7 @@ export default function Reach() {
     expect(pngSize(await emulator.slideChecker.picture(input(reaching), { width: 800 }))).toEqual({ width: 800, height: 450 })
     expect(canary.connections).toBe(0)
     expect(canary.requests).toEqual([])
-    const diagnostics = await (emulator.slideChecker as BrowserSlideChecker).diagnostics()
+    const diagnostics = await (emulator.slideChecker as WebSlideChecker).diagnostics()
     expect(diagnostics.blockedRequests).toEqual([])
     expect(diagnostics.errors).toEqual([])
   })
@@ -217,7 +217,7 @@ export default function Reach() {
 
 describe('the slide checker’s browser, when a document it is served tries to leave', () => {
   let emulator: Emulator
-  let checker: BrowserSlideChecker
+  let checker: WebSlideChecker
   let canary: Canary
 
   beforeAll(async () => {

@@ -15,7 +15,7 @@ import type { SlideFiles } from '../../src/schemas/index.js'
 import { WEB_MOUNTS } from '../mounts.js'
 import { chromiumArgs, chromiumPath, DEFAULT_CHROMIUM_PATH } from './browser.js'
 import { HARNESS_PATH, HARNESS_SCRIPT, harnessDocument, harnessPolicy } from './harness.js'
-import { type BrowserSlideChecker, createSlideChecker, MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from './index.js'
+import { createSlideChecker, MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH, type WebSlideChecker } from './index.js'
 import { pictureHeight, resultOf, statusOf } from './prepare.js'
 
 /** A path where no Chromium is: every check that needs one must say how to get one. */
@@ -32,7 +32,7 @@ const SYNTAX = slide('export default function Slide() {\n  return <h1>Hello</h1\
 
 describe('the slide checker, before it needs a browser', () => {
   let emulator: Emulator
-  let checker: BrowserSlideChecker
+  let checker: WebSlideChecker
 
   beforeAll(async () => {
     emulator = new Emulator(
@@ -40,7 +40,7 @@ describe('the slide checker, before it needs a browser', () => {
       { mounts: WEB_MOUNTS, slideChecker: (host) => createSlideChecker(host, { executablePath: NO_CHROMIUM }) },
     )
     await emulator.ready()
-    checker = emulator.slideChecker as BrowserSlideChecker
+    checker = emulator.slideChecker as WebSlideChecker
   })
   afterAll(async () => {
     await emulator.slideChecker.close()
@@ -76,13 +76,12 @@ describe('the slide checker, before it needs a browser', () => {
     expect(result.notes[0]).toContain('"key"')
   })
 
-  it('refuses a slide that must run without Chromium, saying how to provide it', async () => {
-    const refusal = emulator.slideChecker.check({ files: GOOD, config: {} })
+  it('refuses a picture without Chromium, saying how to provide it (checks need none: the Node engine, in the process tier)', async () => {
+    const refusal = emulator.slideChecker.picture({ files: GOOD, config: {} }, { width: 640 })
     await expect(refusal).rejects.toThrow(/apt-get install -y chromium/)
     await expect(refusal).rejects.toThrow(/CHROMIUM_PATH/)
     await expect(refusal).rejects.toThrow(/playwright-core/)
     await expect(refusal).rejects.toThrow(NO_CHROMIUM)
-    await expect(emulator.slideChecker.picture({ files: GOOD, config: {} }, { width: 640 })).rejects.toThrow(/apt-get install -y chromium/)
   })
 
   it('refuses a picture width that is not an integer from 320 to 3840, naming the bounds', async () => {

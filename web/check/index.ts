@@ -9,28 +9,37 @@
  *    transpiler, its props from the controls' defaults, its notes, the
  *    project's theme and tokens as the display frames' stylesheet. A
  *    slide whose source has a problem is answered then, without a browser.
- * 2. Otherwise headless Chromium (`browser.ts`, started on the first such
+ * 2. A check (data: does it render, what does it show) runs in the Node
+ *    slide checker (`node/checker.ts`): a process of its own, started on
+ *    the first check, with no environment, no file access and a locked
+ *    global scope, which runs the render workers' own render step
+ *    (`web/render/client/slide-world.ts`) with the same React.
+ * 3. A picture needs a browser: headless Chromium (`browser.ts`, started on the first such
  *    check and kept for the next ones) opens the checker's harness
  *    (`harness.ts`), which hands the slide to the renderer frame
  *    (`renderer.html`) in a sandboxed iframe, as the editor's page does;
  *    the component runs in the renderer's locked workers. Every request
  *    the browser makes is answered by the emulator's own handler, with no
  *    socket; any other origin is refused.
- * 3. A picture is the renderer's sanitised markup shown in a display frame
+ * 4. A picture is the renderer's sanitised markup shown in a display frame
  *    (`slide.html`) with the project's stylesheet, screenshot as a PNG.
  *
  * Nothing imports this module at start: the composition root loads it
- * (with a dynamic import) where it builds an emulator in Node, and it
- * loads playwright-core only when a slide first needs the browser.
+ * (with a dynamic import) where it builds an emulator in Node; it starts
+ * the Node checker's process on the first check and loads playwright-core
+ * only when a slide first needs the browser. `createSlideChecker` gives
+ * both as one `SlideChecker` (`WebSlideChecker`).
  */
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type { SlideCheckInput, SlideChecker, SlideCheckResult, SlidePictureOptions } from '../../src/model/slide-checker.js'
 import type { PageHost } from '../pages/page-server.js'
 import { type CheckSession, openSession } from './browser.js'
+import { NodeSlideChecker, type NodeSlideCheckerOptions } from './node/checker.js'
 import { checkPictureWidth, pictureHeight, prepareSlide, resultOf } from './prepare.js'
 
 export { chromiumArgs, chromiumPath, DEFAULT_CHROMIUM_PATH, noBrowserMessage } from './browser.js'
 export { CHECK_ORIGIN, HARNESS_PATH } from './harness.js'
+export { CHECKER_HEAP_MB, MAX_QUEUED_CHECKS, NodeSlideChecker, SlideCheckerBusyError } from './node/checker.js'
 export { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH, pictureHeight } from './prepare.js'
 
 /** What the checker needs of the emulator: what the pages need (its transpiler is theirs), and its request handler. */
@@ -38,10 +47,12 @@ export interface SlideCheckHost extends PageHost {
   handle(request: EmulatorRequest): Promise<EmulatorResponse>
 }
 
-/** How to find the browser; by default `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
+/** How to find the browser (by default `CHROMIUM_PATH`, else `/usr/bin/chromium`), and the Node checker's ceilings. */
 export interface SlideCheckerOptions {
   /** The Chromium executable. */
   executablePath?: string
+  /** The Node checker's process. */
+  node?: NodeSlideCheckerOptions
 }
 
 /** What `picture` rejects with when the slide did not render: the check's result says why. */
@@ -150,10 +161,47 @@ export class BrowserSlideChecker implements SlideChecker {
 }
 
 /**
+ * The web room's slide checker: checks on the Node engine (no browser), pictures on the browser's.
+ * Each starts on its first use.
+ */
+export class WebSlideChecker implements SlideChecker {
+  readonly available = true
+  /** The data engine: `check`. */
+  readonly data: NodeSlideChecker
+  /** The browser engine: `picture`. */
+  readonly browser: BrowserSlideChecker
+
+  constructor(host: SlideCheckHost, options: SlideCheckerOptions = {}) {
+    this.data = new NodeSlideChecker(host, options.node)
+    this.browser = new BrowserSlideChecker(host, options)
+  }
+
+  /** Renders the slide as the editor does, in the Node checker's process, and reports the outcome. */
+  check(input: SlideCheckInput): Promise<SlideCheckResult> {
+    return this.data.check(input)
+  }
+
+  /** A PNG of the rendered slide, taken by the browser engine (`BrowserSlideChecker.picture`). */
+  picture(input: SlideCheckInput, options: SlidePictureOptions): Promise<Uint8Array> {
+    return this.browser.picture(input, options)
+  }
+
+  /** What the browser engine saw that should not happen (`BrowserSlideChecker.diagnostics`). */
+  diagnostics(): Promise<{ blockedRequests: readonly string[]; errors: readonly string[] }> {
+    return this.browser.diagnostics()
+  }
+
+  /** Ends both engines' processes; the checker answers no more checks. */
+  async close(): Promise<void> {
+    await Promise.all([this.data.close(), this.browser.close()])
+  }
+}
+
+/**
  * The web room's slide checker for an emulator (`EmulatorParts.slideChecker`):
  * `new Emulator(options, { mounts: WEB_MOUNTS, slideChecker: createSlideChecker })`.
- * Nothing starts until a slide needs the browser.
+ * Nothing starts until a slide is checked (the Node process) or pictured (the browser).
  */
-export function createSlideChecker(host: SlideCheckHost, options: SlideCheckerOptions = {}): BrowserSlideChecker {
-  return new BrowserSlideChecker(host, options)
+export function createSlideChecker(host: SlideCheckHost, options: SlideCheckerOptions = {}): WebSlideChecker {
+  return new WebSlideChecker(host, options)
 }

@@ -1,8 +1,9 @@
 /**
  * The web room's slide checker as a composition root hands it to an
- * emulator: nothing of it (the harness, playwright-core, Chromium) loads
- * until the first check or picture asks for it, so an emulator that never
- * checks a slide starts and runs as before.
+ * emulator: nothing of it (the Node checker and its process's script, the
+ * harness, playwright-core, Chromium) loads until the first check or
+ * picture asks for it, so an emulator that never checks a slide starts and
+ * runs as before.
  */
 import type { SlideChecker } from '../../src/model/slide-checker.js'
 import type { SlideCheckHost } from './index.js'
