@@ -239,7 +239,8 @@ export const choiceScenarios = [
   }),
   emulatorScenario({
     id: 'emulator.slides',
-    title: 'Slide choices: create-slide, slide-guide and slide-files extensions, validation hints, all-or-nothing updates, optional editing body, 404s',
+    title:
+      'Slide choices: create-slide, slide-guide and slide-files extensions, validation hints, all-or-nothing updates, optional editing body, 404s',
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'slides choices')
