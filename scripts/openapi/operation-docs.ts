@@ -171,7 +171,7 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
     description:
       'Updates some of a slide’s source files (only the files to change are sent) and validates them before saving. Answers all three files and the new version id.',
     emulatorChoices:
-      'The spec does not show the validation rules or error statuses. The emulator: `slide.tsx` must parse as TSX and have a default export; `slide.content.json` and `slide.controls.json` must be JSON with an object or array at the top level; all files are checked before any is saved; a rejection is 400 whose hint is `file:line:column: message`; 404 for a missing project or a slide of another project.',
+      'The spec does not show the validation rules or error statuses. The emulator: `slide.tsx` must parse as TSX and have a default export; `slide.content.json` and `slide.controls.json` must be JSON with an object or array at the top level; all files are checked before any is saved; a rejection is 400 whose hint is `file:line:column: message`; 404 for a missing project or a slide of another project. With `--check-slides-on-save` (off by default) the slide is also rendered as it would be stored before saving: 400 `SLIDE_DOES_NOT_RENDER` when it does not render, 503 when the slide checker cannot answer; nothing is saved.',
     example: {
       params: { slug: 'welcome-deck', slideId: 'sld_1' },
       body: { files: { 'slide.content.json': '{"title":"Agenda","blocks":[{"type":"bullets","items":["Results","Plans"]}]}' } },
