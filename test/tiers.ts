@@ -29,6 +29,7 @@ export const PROCESS_TIER: readonly string[] = [
   'test/security/origin.test.ts',
   'test/security/state-file-failure.test.ts',
   'test/security/timeouts.test.ts',
+  'test/slide-checks/ways-in.test.ts',
   'test/support/hooked-emulator.test.ts',
   'test/walk/walk.test.ts',
 ]

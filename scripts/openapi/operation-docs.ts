@@ -157,12 +157,21 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
     example: { params: { slug: 'welcome-deck' } },
     notFound: 'Project not found',
   },
+  getSlideFiles: {
+    tag: 'Slides',
+    description:
+      'The spec has no read of a slide’s files. The emulator offers this one: the three files, in the shape `PUT /projects/{slug}/slides/{slideId}` takes them, so a program can read them, change some and send the body back.',
+    emulatorChoices:
+      'Key-scoped like every read: 404 for a project the key cannot reach, a missing slide, or a slide of another project. The files are those stored (the latest saved text), answered as they are.',
+    example: { params: { slug: 'welcome-deck', slideId: 'sld_1' } },
+    notFound: 'Project or slide not found',
+  },
   updateSlide: {
     tag: 'Slides',
     description:
       'Updates some of a slide’s source files (only the files to change are sent) and validates them before saving. Answers all three files and the new version id.',
     emulatorChoices:
-      'The spec does not show the validation rules or error statuses. The emulator: `slide.tsx` must parse as TSX and have a default export; `slide.content.json` and `slide.controls.json` must be JSON with an object or array at the top level; all files are checked before any is saved; a rejection is 400 whose hint is `file:line:column: message`; 404 for a missing project or a slide of another project.',
+      'The spec does not show the validation rules or error statuses. The emulator: `slide.tsx` must parse as TSX and have a default export; `slide.content.json` and `slide.controls.json` must be JSON with an object or array at the top level; all files are checked before any is saved; a rejection is 400 whose hint is `file:line:column: message`; 404 for a missing project or a slide of another project. With `--check-slides-on-save` (off by default) the slide is also rendered as it would be stored before saving: 400 `SLIDE_DOES_NOT_RENDER` when it does not render, 503 when the slide checker cannot answer; nothing is saved.',
     example: {
       params: { slug: 'welcome-deck', slideId: 'sld_1' },
       body: { files: { 'slide.content.json': '{"title":"Agenda","blocks":[{"type":"bullets","items":["Results","Plans"]}]}' } },

@@ -25,6 +25,7 @@ const FLAGS = [
   '--admin-token',
   '--quiet',
   '--allow-remote-images',
+  '--check-slides-on-save',
   '--log-format',
 ]
 const FIXTURE_KEYS = ['pres_test_alice', 'pres_test_alice_acme', 'pres_test_bob', 'pres_test_revoked']
@@ -239,6 +240,31 @@ describe.concurrent('--allow-remote-images', () => {
     expect(result.stderr).toContain(
       "option '--allow-remote-images' value 'maybe' from env 'PRESENTATION_EMULATOR_ALLOW_REMOTE_IMAGES' is invalid",
     )
+  })
+})
+
+describe.concurrent('--check-slides-on-save', () => {
+  it('refuses a PUT of a slide that does not render with 400 SLIDE_DOES_NOT_RENDER, and says so at start', async ({ cli }) => {
+    const server = await cli.start(['--check-slides-on-save'])
+    expect(server.stdout).toContain('slides checked on save')
+    const slides = await server.request('GET', '/v1/projects/welcome-deck/slides')
+    const slideId = slides.body.slides[0].id
+    const before = (await server.request('GET', `/v1/projects/welcome-deck/slides/${slideId}/files`)).body
+    const tsx = 'export default function S() {\n  const x: any = null\n  return <h1>{x.y}</h1>\n}\n'
+    const refused = await server.request('PUT', `/v1/projects/welcome-deck/slides/${slideId}`, { json: { files: { 'slide.tsx': tsx } } })
+    expect([refused.status, refused.headers.get('x-service-error-code')]).toEqual([400, 'SLIDE_DOES_NOT_RENDER'])
+    expect(refused.body.hint).toMatch(/^slide\.tsx:3:\d+: /)
+    expect((await server.request('GET', `/v1/projects/welcome-deck/slides/${slideId}/files`)).body).toEqual(before)
+  })
+
+  it('is off by default: the same PUT is saved', async ({ cli }) => {
+    const server = await cli.start([], { env: { PRESENTATION_EMULATOR_CHECK_SLIDES_ON_SAVE: 'false' } })
+    expect(server.stdout).not.toContain('slides checked on save')
+    const slides = await server.request('GET', '/v1/projects/welcome-deck/slides')
+    const reply = await server.request('PUT', `/v1/projects/welcome-deck/slides/${slides.body.slides[0].id}`, {
+      json: { files: { 'slide.tsx': 'export default function S() {\n  return <h1>{(null as any).y}</h1>\n}\n' } },
+    })
+    expect(reply.status).toBe(200)
   })
 })
 
