@@ -125,7 +125,7 @@ describe('the Node engine and the browser engine agree', () => {
     await emulator.ready()
     browser = new BrowserSlideChecker(emulator, { executablePath: CHROMIUM_PATH })
     node = new NodeSlideChecker(emulator)
-    // The browser renders the first slide it is given in its one-slide worker (no SES, so Intl is there);
+    // The browser renders the first slide it is given in its one-slide worker (no SES);
     // every later one in its locked workers, as the Node engine renders every slide.
     await browser.check({ files: files('export default function Warm() {\n  return <p>warm</p>;\n}\n'), config: {} })
 

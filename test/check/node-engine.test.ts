@@ -163,14 +163,14 @@ describe('the Node slide checker', () => {
     }
   })
 
-  it('gives a slide Date, Math.random, Intl (as a locked worker does: none) and a console that writes nowhere', async () => {
+  it('gives a slide Date, Math.random, Intl (frozen, as a locked worker does) and a console that writes nowhere', async () => {
     const result = await checker.check(
       showing(
-        '[typeof Date.now(), new Date(0).toISOString(), Math.random() < 1, typeof Intl, typeof console.log, String(console.log("hi")), new Date(2020, 0, 2).toLocaleDateString("en-US")].join("|")',
+        '[typeof Date.now(), new Date(0).toISOString(), Math.random() < 1, typeof Intl, new Intl.NumberFormat("en-US").format(1234.5), Object.isFrozen(Intl.NumberFormat.prototype), typeof console.log, String(console.log("hi")), new Date(2020, 0, 2).toLocaleDateString("en-US")].join("|")',
       ),
     )
     expect(result.error).toBeUndefined()
-    expect(result.text).toBe('number|1970-01-01T00:00:00.000Z|true|undefined|function|undefined|1/2/2020')
+    expect(result.text).toBe('number|1970-01-01T00:00:00.000Z|true|object|1,234.5|true|function|undefined|1/2/2020')
   })
 
   it('gives a slide none of Node’s own globals, and nothing of the worker’s that is not the language’s', async () => {

@@ -45,6 +45,9 @@ export type SlideOutcome = Extract<FromWorker, { type: 'done' | 'failed' }>
 
 /** Names of the global scope a slide keeps (frozen): text, encoding and numbers helpers that hold no state and reach nothing. */
 export const KEPT: ReadonlySet<PropertyKey> = new Set<PropertyKey>([
+  // Number and date formatting: SES's lockdown leaves Intl out of what it freezes, so without this a slide
+  // that formats with it rendered as the first slide (the one-slide worker) and failed as any other.
+  'Intl',
   'console',
   'TextEncoder',
   'TextDecoder',
