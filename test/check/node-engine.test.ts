@@ -12,7 +12,9 @@ import { Emulator } from '../../src/emulator.js'
 import { generateDeck } from '../../src/content/deck.js'
 import { SLIDE_DESIGNS } from '../../src/content/designs.js'
 import { createFaker } from '../../src/content/faker-en.js'
+import type { SlideCheckResult } from '../../src/model/slide-checker.js'
 import { NodeSlideChecker } from '../../web/check/node/checker.js'
+import { type BoundsExpectation, LEFTOVERS } from '../browser/support/hostile-corpus.js'
 import { renderSlide } from '../support/render-slide.js'
 import { childPids, input, running, showing } from './support.js'
 
@@ -200,6 +202,23 @@ t("Error.stackTraceLimit", () => { (Error as any).stackTraceLimit = 0; });`
     )
     expect(next.text).toBe('2|undefined|true')
     expect((await checker.check(THROWS)).error).toMatchObject({ line: 3, column: 9 })
+  })
+
+  it('holds against the hostile corpus’s leftovers: each shows what it shows in a browser, and the slide after it is untouched', async () => {
+    const meets = (result: SlideCheckResult, expected: BoundsExpectation, name: string) => {
+      if (expected.state === 'rendered') {
+        expect(result.status, `${name}: ${result.error?.message}`).toBe('rendered')
+        // A browser worker's scope reaches more frozen objects than Node's (the audit counts them): what matters is what changed or is unfrozen.
+        if (expected.text !== undefined) expect(result.text.replace(/^walked only \d+/, 'walked'), name).toMatch(expected.text)
+      } else if (expected.orRendered !== true) {
+        expect(result.status, name).not.toBe('rendered')
+        expect(result.error?.message, name).toMatch(expected.error)
+      }
+    }
+    for (const slide of LEFTOVERS) {
+      meets(await checker.check(input(slide.tsx)), slide.expect, slide.name)
+      if (slide.next !== undefined) meets(await checker.check(input(slide.next.tsx)), slide.next.expect, `after ${slide.name}`)
+    }
   })
 
   it('renders the eight generated designs to the very markup React gives them in this process', async () => {

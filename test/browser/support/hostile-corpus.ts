@@ -896,6 +896,7 @@ const roots: Array<[string, unknown]> = [
   ["%ThrowTypeError%", attempt(() => Object.getOwnPropertyDescriptor(function () { "use strict"; return arguments; }(), "callee")!.get)],
   ["%TypedArray%", proto(Int8Array)],
   ["%SegmentsPrototype%", attempt(() => proto(new Intl.Segmenter().segment("a")))],
+  ["%SegmentIteratorPrototype%", attempt(() => proto(new Intl.Segmenter().segment("a")[Symbol.iterator]()))],
   ["%PromisePrototype%", proto(Promise.resolve())],
   ["%TypeErrorPrototype%", proto(new TypeError("x"))],
 ];

@@ -147,8 +147,26 @@ export function lockTheWorld(lockdown: (options: Record<string, string>) => void
     const value: unknown = scope[key]
     if (isObject(value)) harden(value)
   }
+  hardenIntlHidden(harden)
   harden(scope)
   pinErrorStacks(harden)
+}
+
+/**
+ * Intl's hidden prototypes, which no property names and `harden(Intl)` so does not reach: a Segmenter's
+ * segments and their iterator are reached only through instances (as SES reaches the language's own
+ * hidden intrinsics). Unfrozen, one slide could change them for the next.
+ */
+function hardenIntlHidden(harden: <T>(value: T) => T): void {
+  try {
+    const Segmenter = (scope.Intl as { Segmenter?: new () => { segment(text: string): Iterable<unknown> & object } } | undefined)?.Segmenter
+    if (Segmenter === undefined) return
+    const segments = new Segmenter().segment('a')
+    harden(prototypeOf(segments))
+    harden(prototypeOf(segments[Symbol.iterator]()))
+  } catch {
+    // No Segmenter in this engine: nothing hidden to freeze.
+  }
 }
 
 /** What `pinErrorStacks` kept, checked before each render (`pinnedIntact`). */
