@@ -23,6 +23,7 @@ const GROUP: Record<OperationId, string> = {
   listSlides: 'Slides',
   createSlide: 'Slides',
   getSlideGuide: 'Slides',
+  getSlideFiles: 'Slides',
   updateSlide: 'Slides',
   startSlideEditing: 'Slides',
   stopSlideEditing: 'Slides',

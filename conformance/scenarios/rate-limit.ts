@@ -52,7 +52,7 @@ function checkRefusal(ctx: ScenarioContext, exchange: Exchange): void {
   }
 }
 
-/** The operations a target has: the spec's, and the emulator's two extensions when it is ours. */
+/** The operations a target has: the spec's, and the emulator's extensions when it is ours. */
 function operationsOf(ctx: ScenarioContext) {
   return ctx.has('emulator') ? OPERATION_IDS : SPEC_OPERATIONS
 }
@@ -134,7 +134,7 @@ export const rateLimitScenarios = [
     needs: needs('controlPlane'),
     phase: 'last',
     covers: [
-      ...[...SPEC_OPERATIONS, 'createSlide' as const, 'getSlideGuide' as const].map((id) => [id, 429] as const),
+      ...[...SPEC_OPERATIONS, 'createSlide' as const, 'getSlideGuide' as const, 'getSlideFiles' as const].map((id) => [id, 429] as const),
       ['listProjects', 200],
       ['listTeams', 200],
     ],

@@ -157,6 +157,15 @@ export const OPERATION_DOCS: Record<OperationId, OperationDoc> = {
     example: { params: { slug: 'welcome-deck' } },
     notFound: 'Project not found',
   },
+  getSlideFiles: {
+    tag: 'Slides',
+    description:
+      'The spec has no read of a slide’s files. The emulator offers this one: the three files, in the shape `PUT /projects/{slug}/slides/{slideId}` takes them, so a program can read them, change some and send the body back.',
+    emulatorChoices:
+      'Key-scoped like every read: 404 for a project the key cannot reach, a missing slide, or a slide of another project. The files are those stored (the latest saved text), answered as they are.',
+    example: { params: { slug: 'welcome-deck', slideId: 'sld_1' } },
+    notFound: 'Project or slide not found',
+  },
   updateSlide: {
     tag: 'Slides',
     description:

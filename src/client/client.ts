@@ -133,6 +133,8 @@ export interface PresentationClient {
   createSlide(slug: string, body?: CreateSlideInput, options?: CallOptions): Promise<Output<'createSlide'>>
   /** Emulator extension: the spec refers to a slide guide without showing it. */
   getSlideGuide(slug: string, options?: CallOptions): Promise<Output<'getSlideGuide'>>
+  /** Emulator extension: a slide's three files, in the shape `updateSlide` takes them. */
+  getSlideFiles(slug: string, slideId: string, options?: CallOptions): Promise<Output<'getSlideFiles'>>
   updateSlide(slug: string, slideId: string, body: UpdateSlideInput, options?: CallOptions): Promise<Output<'updateSlide'>>
   startSlideEditing(
     slug: string,
@@ -294,6 +296,7 @@ export function createClient(options: ClientOptions): PresentationClient {
     listSlides: (slug, o) => call('listSlides', { params: { slug } }, o),
     createSlide: (slug, body, o) => call('createSlide', { params: { slug }, body: body as BodyInput<'createSlide'> }, o),
     getSlideGuide: (slug, o) => call('getSlideGuide', { params: { slug } }, o),
+    getSlideFiles: (slug, slideId, o) => call('getSlideFiles', { params: { slug, slideId } }, o),
     updateSlide: (slug, slideId, body, o) => call('updateSlide', { params: { slug, slideId }, body }, o),
     startSlideEditing: (slug, slideId, body, o) => call('startSlideEditing', { params: { slug, slideId }, body }, o),
     stopSlideEditing: (slug, slideId, o) => call('stopSlideEditing', { params: { slug, slideId } }, o),

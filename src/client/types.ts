@@ -67,6 +67,7 @@ export type SlideListItem = ListSlidesResult['slides'][number]
 export type CreateSlideInput = BodyInput<'createSlide'>
 export type CreateSlideResult = Output<'createSlide'>
 export type SlideGuide = Output<'getSlideGuide'>
+export type SlideFilesResult = Output<'getSlideFiles'>
 export type UpdateSlideInput = BodyInput<'updateSlide'>
 export type UpdateSlideResult = Output<'updateSlide'>
 export type SlideFiles = UpdateSlideResult['files']

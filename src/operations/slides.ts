@@ -81,7 +81,7 @@ async function assertValidFiles(files: PartialSlideFiles): Promise<void> {
 }
 
 export const slideHandlers: OperationHandlers<
-  'listSlides' | 'createSlide' | 'getSlideGuide' | 'updateSlide' | 'startSlideEditing' | 'stopSlideEditing'
+  'listSlides' | 'createSlide' | 'getSlideGuide' | 'getSlideFiles' | 'updateSlide' | 'startSlideEditing' | 'stopSlideEditing'
 > = {
   listSlides({ world, principal, params }) {
     const project = accessibleProject(world, principal, params.slug)
@@ -129,6 +129,12 @@ export const slideHandlers: OperationHandlers<
         fonts: (tokens?.fonts ?? []).map(({ name, family, url }) => (url === undefined ? { name, family } : { name, family, url })),
       },
     }
+  },
+
+  getSlideFiles({ world, principal, params }) {
+    const project = accessibleProject(world, principal, params.slug)
+    const slide = projectSlide(world, project, params.slideId)
+    return { files: { ...slide.files } }
   },
 
   async updateSlide({ world, env, principal, params, body }) {

@@ -141,6 +141,14 @@ export const routes = {
     extension: true,
     errorsNotShown: true,
   },
+  getSlideFiles: {
+    method: 'GET',
+    path: '/projects/{slug}/slides/{slideId}/files',
+    summary: 'Read a slide’s three source files, in the shape `PUT` takes them',
+    errors: [404],
+    extension: true,
+    errorsNotShown: true,
+  },
   updateSlide: {
     method: 'PUT',
     path: '/projects/{slug}/slides/{slideId}',

@@ -22,6 +22,7 @@ import {
   CreateSlideRequest,
   CreateSlideResponse,
   ListSlidesResponse,
+  SlideFilesResponse,
   SlideGuideResponse,
   StartSlideEditingRequest,
   UpdateSlideRequest,
@@ -132,6 +133,10 @@ export const operations = {
   getSlideGuide: {
     ...routes.getSlideGuide,
     response: SlideGuideResponse,
+  },
+  getSlideFiles: {
+    ...routes.getSlideFiles,
+    response: SlideFilesResponse,
   },
   updateSlide: {
     ...routes.updateSlide,

@@ -25,6 +25,14 @@ function partialFiles(strictness: Strictness) {
 export const PartialSlideFiles = partialFiles('request')
 export type PartialSlideFiles = z.infer<typeof PartialSlideFiles>
 
+/**
+ * `GET /projects/{slug}/slides/{slideId}/files` (emulator extension): the
+ * slide's three files, in the shape `PUT /projects/{slug}/slides/{slideId}`
+ * takes them, so a program can read, edit and send back the same body.
+ */
+export const SlideFilesResponse = z.object({ files: SlideFiles })
+export type SlideFilesResponse = z.infer<typeof SlideFilesResponse>
+
 export const SlideListItem = z.object({ id: z.string(), name: z.string() })
 export type SlideListItem = z.infer<typeof SlideListItem>
 

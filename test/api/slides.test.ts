@@ -8,6 +8,7 @@ import {
   ListSlidesResponse,
   PALETTE_TOKEN_NAME,
   ProjectDetail,
+  SlideFilesResponse,
   SlideGuideResponse,
   SuccessResponse,
   UpdateSlideResponse,
@@ -327,6 +328,7 @@ describe.each(WAYS)('slides (%s)', (way) => {
           await h.api('GET', `/projects/${slug}/slides`, { key: BOB }),
           await h.api('POST', `/projects/${slug}/slides`, { key: BOB, json: {} }),
           await h.api('GET', `/projects/${slug}/slides/guide`, { key: BOB }),
+          await h.api('GET', `/projects/${slug}/slides/${slide!.id}/files`, { key: BOB }),
           await h.api('PUT', `/projects/${slug}/slides/${slide!.id}`, { key: BOB, json: { files: { 'slide.tsx': VALID_TSX } } }),
           await h.api('POST', `/projects/${slug}/slides/${slide!.id}/editing`, { key: BOB, json: { agentName: 'Bob' } }),
           await h.api('DELETE', `/projects/${slug}/slides/${slide!.id}/editing`, { key: BOB }),
@@ -507,6 +509,47 @@ describe.each(WAYS)('slides (%s)', (way) => {
         json: { files: { 'slide.tsx': VALID_TSX } },
       })
       expectError(through, 404, 'NOT_FOUND')
+    })
+  })
+
+  describe('reading a slide’s files (emulator extension)', () => {
+    it('answers the stored files in the body PUT takes, so a read, an edit and a PUT round trip', async () => {
+      const [slide] = await storedSlides('welcome-deck')
+      const read = await h.api('GET', `/projects/welcome-deck/slides/${slide!.id}/files`)
+      expect(read.status).toBe(200)
+      const { files } = expectSchema(SlideFilesResponse, read.body)
+      expect(Object.keys(read.body)).toEqual(['files'])
+      expect(files).toStrictEqual(await storedFiles(slide!.id))
+      // The body read, with one file changed, is a valid PUT body as it is.
+      const edited = { files: { ...files, 'slide.content.json': VALID_CONTENT } }
+      const put = await h.api('PUT', `/projects/welcome-deck/slides/${slide!.id}`, { json: edited })
+      expect(put.status).toBe(200)
+      const again = await h.api('GET', `/projects/welcome-deck/slides/${slide!.id}/files`)
+      expect(again.body).toStrictEqual(edited)
+      expect(again.body.files).toStrictEqual(expectSchema(UpdateSlideResponse, put.body).files)
+    })
+
+    it('answers 404 for a missing slide, a slide through another project’s slug and a missing project, changing nothing', async () => {
+      const [foreign] = await storedSlides('welcome-deck')
+      const state = await snapshot()
+      const missing = await h.api('GET', '/projects/welcome-deck/slides/sld_nope/files')
+      expectError(missing, 404, 'NOT_FOUND')
+      expect(missing.body.error).toBe('Slide not found')
+      const through = await h.api('GET', `/projects/bobs-roadmap/slides/${foreign!.id}/files`)
+      expectError(through, 404, 'NOT_FOUND')
+      expect(through.body.error).toBe('Slide not found')
+      const noProject = await h.api('GET', `/projects/no-such-deck/slides/${foreign!.id}/files`)
+      expectError(noProject, 404, 'NOT_FOUND')
+      expect(noProject.body.error).toBe('Project not found')
+      expect(await snapshot()).toBe(state)
+    })
+
+    it('needs a key, and is journaled under its operation id like every read', async () => {
+      const [slide] = await storedSlides('welcome-deck')
+      expectError(await h.api('GET', `/projects/welcome-deck/slides/${slide!.id}/files`, { key: null }), 401, 'UNAUTHORIZED')
+      await h.api('GET', `/projects/welcome-deck/slides/${slide!.id}/files`)
+      const entries = h.emulator.emulator.journal.list({ limit: 1 })
+      expect(entries[0]?.operationId).toBe('getSlideFiles')
     })
   })
 

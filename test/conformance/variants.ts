@@ -579,7 +579,7 @@ export function specLegalEmulator(): PresentationEmulator {
     }) as TestHooks['wrapOperation'],
     transformResponse: ({ operationId }, response) => {
       let out = response
-      if (operationId === 'createSlide' || operationId === 'getSlideGuide') {
+      if (operationId === 'createSlide' || operationId === 'getSlideGuide' || operationId === 'getSlideFiles') {
         out = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'No such route' }) }
       }
       if (out.status === 405)
@@ -746,7 +746,7 @@ export function secondSpecLegalEmulator(): PresentationEmulator {
     }) as TestHooks['wrapOperation'],
     transformResponse: ({ operationId }, response) => {
       let out = response
-      if (operationId === 'createSlide' || operationId === 'getSlideGuide')
+      if (operationId === 'createSlide' || operationId === 'getSlideGuide' || operationId === 'getSlideFiles')
         out = { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: 'No such route' }) }
       if (operationId === 'updateSlide' && out.status === 400) out = { ...out, status: 422 }
       const code = out.headers['x-service-error-code']

@@ -239,7 +239,8 @@ export const choiceScenarios = [
   }),
   emulatorScenario({
     id: 'emulator.slides',
-    title: 'Slide choices: create-slide and slide-guide extensions, validation hints, all-or-nothing updates, optional editing body, 404s',
+    title:
+      'Slide choices: create-slide, slide-guide and slide-files extensions, validation hints, all-or-nothing updates, optional editing body, 404s',
     async run(ctx) {
       const main = await ctx.main()
       const { slug } = await createProject(ctx, main, 'slides choices')
@@ -352,6 +353,26 @@ export const choiceScenarios = [
             after.files['slide.content.json'],
             good.files['slide.content.json'],
           )
+        },
+        { after: [CREATED] },
+      )
+      await ctx.step(
+        'the files extension answers the stored files in the shape PUT takes them; a read, edit and PUT round trip works; 404 and 401 as every read',
+        async () => {
+          const read = await ctx.ok(main, 'getSlideFiles', { params })
+          const files = { ...read.files, 'slide.content.json': '{"title":"Round trip","blocks":[]}' }
+          const put = await ctx.ok(main, 'updateSlide', { params, body: { files } })
+          const again = await ctx.ok(main, 'getSlideFiles', { params })
+          ctx.equal('MUST', CHOICES, 'the files read back are those the PUT answered', again.files, put.files)
+          ctx.equal('MUST', CHOICES, 'the edited file is saved', again.files['slide.content.json'], files['slide.content.json'])
+          expectCode(
+            ctx,
+            await ctx.call(main, 'getSlideFiles', { params: { slug, slideId: 'sld_conformance_missing' } }),
+            404,
+            'NOT_FOUND',
+            'the files of a missing slide',
+          )
+          expectCode(ctx, await ctx.call(null, 'getSlideFiles', { params }), 401, 'UNAUTHORIZED', 'the files without a key')
         },
         { after: [CREATED] },
       )
