@@ -18,7 +18,7 @@ export interface DeckSlide {
 
 /** How to check a deck. */
 export interface DeckCheckOptions {
-  /** The deck's total budget in ms (default `DEFAULT_DECK_BUDGET_MS`): a slide not started by then is `timeout`. */
+  /** The deck's total budget in ms (default `DEFAULT_DECK_BUDGET_MS`): a slide not done by then is `timeout`. */
   budgetMs?: number
   /** Called after each slide with how many are done of how many. */
   onProgress?: (done: number, total: number) => void
@@ -26,13 +26,17 @@ export interface DeckCheckOptions {
   now?: () => number
 }
 
-/** The result of a slide the deck's budget did not reach. */
-export function notReached(budgetMs: number): SlideCheckResult {
+/**
+ * A slide the deck's budget did not let finish (`during`) or start: the
+ * words of the emulator's own deck check (`slide-check-service.ts`), so a
+ * report reads the same whichever way in made it.
+ */
+export function budgetRanOut(budgetMs: number, during: boolean): SlideCheckResult {
   return {
     status: 'timeout',
     error: {
       kind: 'timeout',
-      message: `Not checked: the deck's budget of ${budgetMs} ms was spent before this slide's turn.`,
+      message: `The deck's check budget of ${budgetMs} ms ran out ${during ? 'while this slide was being checked' : 'before this slide was reached'}`,
       file: 'slide.tsx',
     },
     text: '',
@@ -43,12 +47,27 @@ export function notReached(budgetMs: number): SlideCheckResult {
 
 const isResult = (value: SlideCheckInput | SlideCheckResult): value is SlideCheckResult => 'status' in value
 
+/** `check` of `input`, or undefined once `remaining` ms have passed (the check itself goes on to its own time limit, unread). */
+async function checkWithin(checker: SlideChecker, input: SlideCheckInput, remaining: number): Promise<SlideCheckResult | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const checked = checker.check(input)
+  const outOfBudget = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), remaining)
+  })
+  try {
+    return await Promise.race([checked, outOfBudget])
+  } finally {
+    clearTimeout(timer)
+    checked.catch(() => undefined)
+  }
+}
+
 /**
- * Checks `slides` in order with `checker`. A slide starts only while the
- * budget lasts (one in flight finishes within the checker's own time
- * limit); the rest are `timeout`, not checked. Rejects when the checker
- * cannot check at all (no renderer, a browser that cannot start) or a
- * slide cannot be loaded.
+ * Checks `slides` in order with `checker`, within the deck's budget: a
+ * slide still being checked when it runs out, and the slides not reached,
+ * are `timeout` (`budgetRanOut`). Rejects when the checker cannot check at
+ * all (no renderer, a browser that cannot start) or a slide cannot be
+ * loaded.
  */
 export async function checkDeck(
   checker: SlideChecker,
@@ -58,16 +77,23 @@ export async function checkDeck(
 ): Promise<DeckCheckResult> {
   const budgetMs = options.budgetMs ?? DEFAULT_DECK_BUDGET_MS
   const now = options.now ?? (() => performance.now())
-  const started = now()
+  const deadline = now() + budgetMs
   const reports: SlideCheckReport[] = []
+  /** Set once the budget has cut a slide's check short: no later slide is reached. */
+  let spent = false
   for (const [index, slide] of slides.entries()) {
-    let result: SlideCheckResult
-    if (now() - started >= budgetMs) result = notReached(budgetMs)
-    else {
+    let result: SlideCheckResult | undefined
+    if (!spent && deadline - now() > 0) {
       const loaded = await slide.load()
-      result = isResult(loaded) ? loaded : await checker.check(loaded)
+      const remaining = deadline - now()
+      if (isResult(loaded)) result = loaded
+      else if (remaining > 0) {
+        result = await checkWithin(checker, loaded, remaining)
+        spent = result === undefined
+        result ??= budgetRanOut(budgetMs, true)
+      }
     }
-    reports.push({ slideId: slide.slideId, position: index + 1, ...result })
+    reports.push({ slideId: slide.slideId, position: index + 1, ...(result ?? budgetRanOut(budgetMs, false)) })
     options.onProgress?.(index + 1, slides.length)
   }
   const rendered = reports.filter((report) => report.status === 'rendered').length
