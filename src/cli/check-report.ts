@@ -4,19 +4,8 @@
  * shares), and JUnit XML for CI (`junit`: one testsuite, one testcase per
  * slide, a failure whose message is `file:line:column: message`).
  */
-import type { SlideCheckError } from '../model/slide-checker.js'
+import { errorLine, errorPlace } from '../model/slide-check-text.js'
 import type { DeckCheckResult, SlideCheckReport } from '../model/slide-checks.js'
-
-/** `slide.tsx:3:14`, `slide.tsx:3` or `slide.tsx`: where an error is, as the editor shows it. */
-export function errorPlace(error: SlideCheckError): string {
-  if (error.line === undefined) return error.file
-  return `${error.file}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`
-}
-
-/** `slide.tsx:3:14: message`. */
-export function errorLine(error: SlideCheckError): string {
-  return `${errorPlace(error)}: ${error.message}`
-}
 
 const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
