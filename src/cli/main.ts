@@ -650,15 +650,14 @@ export async function main(argv: string[]): Promise<void> {
         'and report what happened: rendered, error, timeout, too-large or crashed, with the error’s slide.tsx line and column.\n\n' +
         'On disk: TARGET is a slide folder (holding slide.tsx, slide.content.json, slide.controls.json) or a parent of several ' +
         '(every folder below it holding any of the three is a slide, sorted by path).\n' +
-        'A project: with --base-url, TARGET is the project’s slug, followed by the ids of the slides to check (default: all).',
+        'A project: with --base-url, TARGET is the project’s slug, followed by the ids of the slides to check (default: all; in deck order).',
     )
     .usage('[flags] <folder> | --base-url URL [flags] <slug> [slideId...]')
     .argument('<target>', 'a slide folder, or a parent of slide folders; with --base-url, a project’s slug')
     .argument('[slideIds...]', 'with --base-url: check only these slides')
     .addOption(
-      new Option('--base-url <url>', 'check a project of a running emulator: its API base URL, ending in /v1')
-        .env('PRESENTATION_BASE_URL')
-        .argParser(parseApiBaseUrl),
+      // No environment variable: which kind of target TARGET is must show on the command line.
+      new Option('--base-url <url>', 'check a project of a running emulator: its API base URL, ending in /v1').argParser(parseApiBaseUrl),
     )
     .addOption(new Option('--api-key <key>', 'with --base-url: the API key that reads the project').env('PRESENTATION_API_KEY'))
     .addOption(

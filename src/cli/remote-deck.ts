@@ -30,7 +30,7 @@ export interface RemoteTarget {
   baseUrl: string
   apiKey?: string
   slug: string
-  /** Only these slides (each must be in the project), in the order given. */
+  /** Only these slides (each must be in the project); checked in deck order. */
   slideIds?: readonly string[]
 }
 

@@ -12,6 +12,8 @@ import { DEFAULT_DECK_BUDGET_MS, type DeckCheckResult, type SlideCheckReport } f
 /** One slide of a deck to check: its id, and how to get what to check (read on its turn, so a deck's files are not all held at once). */
 export interface DeckSlide {
   slideId: string
+  /** Its 1-based position in the deck, when only some of a deck's slides are checked (default: its place in the list). */
+  position?: number
   /** The slide's files and the project's config, or the slide's result when it cannot be checked. */
   load(): Promise<SlideCheckInput | SlideCheckResult>
 }
@@ -93,7 +95,7 @@ export async function checkDeck(
         result ??= budgetRanOut(budgetMs, true)
       }
     }
-    reports.push({ slideId: slide.slideId, position: index + 1, ...(result ?? budgetRanOut(budgetMs, false)) })
+    reports.push({ slideId: slide.slideId, position: slide.position ?? index + 1, ...(result ?? budgetRanOut(budgetMs, false)) })
     options.onProgress?.(index + 1, slides.length)
   }
   const rendered = reports.filter((report) => report.status === 'rendered').length

@@ -264,10 +264,24 @@ describe('check on a project of a running emulator', () => {
       ])
       expect(report.slides[1]).toMatchObject({ error: { file: 'slide.tsx', line: 3, message: 'no items: 0' } })
 
-      // Only the slides named, in the order named: exit 0 when they render.
-      const some = await cli.run(['check', '--base-url', baseUrl, '--api-key', 'pres_test_alice', slug, ids[0]!, '--reporter', 'json'])
-      expect(some.code, some.stderr).toBe(0)
-      expect(parsed(some.stdout).slides.map((slide) => [slide.slideId, slide.position, slide.status])).toEqual([[ids[0], 1, 'rendered']])
+      // Only the slides named, in deck order, each at its place in the deck.
+      const some = await cli.run([
+        'check',
+        '--base-url',
+        baseUrl,
+        '--api-key',
+        'pres_test_alice',
+        slug,
+        ids[2]!,
+        ids[0]!,
+        '--reporter',
+        'json',
+      ])
+      expect(some.code, some.stderr).toBe(1)
+      expect(parsed(some.stdout).slides.map((slide) => [slide.slideId, slide.position, slide.status])).toEqual([
+        [ids[0], 1, 'rendered'],
+        [ids[2], 3, 'error'],
+      ])
 
       // The seeded welcome deck renders.
       const seeded = await cli.run(['check', '--base-url', baseUrl, '--api-key', 'pres_test_alice', 'welcome-deck'])
