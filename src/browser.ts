@@ -28,6 +28,11 @@ export function createEmulator(options: EmulatorOptions = {}): PresentationEmula
   if ((options as { stateFile?: unknown }).stateFile !== undefined) {
     throw new TypeError('stateFile needs a file system (the Node entry): in a browser, keep the state with persist')
   }
+  if (options.checkSlidesOnSave === true) {
+    throw new TypeError(
+      'checkSlidesOnSave needs a slide checker, which renders slides in Node: the browser entry and msw in a page have none (use createEmulator from "presentation-emulator" in Node, or the CLI\'s --check-slides-on-save)',
+    )
+  }
   return buildEmulator(options, { http: () => http, parts: { mounts: WEB_MOUNTS } })
 }
 

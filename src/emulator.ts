@@ -12,7 +12,8 @@ import { seededWorld } from './fixtures/seeded-world.js'
 import { JobScheduler } from './model/job-scheduler.js'
 import { Urls } from './model/urls.js'
 import { MountTable, type BrowserPolicyName, type Mount, type MountContext, type MountHandler } from './mounts.js'
-import { NO_SLIDE_CHECKER, type SlideChecker } from './model/slide-checker.js'
+import { NO_SLIDE_CHECKER, NO_SLIDE_CHECKER_MESSAGE, type SlideChecker } from './model/slide-checker.js'
+import { SlideCheckService } from './model/slide-check-service.js'
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
 import type { Change } from './store/table.js'
@@ -66,6 +67,8 @@ export class Emulator {
   readonly mounts: MountTable<Emulator>
   /** Renders slides for the core: the composition root's (the web room's in Node), or one that says there is none. */
   readonly slideChecker: SlideChecker
+  /** Checks slides through `slideChecker`: one at a time, a bounded queue, a deck's budget (`model/slide-check-service.ts`). */
+  readonly slideChecks: SlideCheckService
   /** Each mount's handler, once built (on the first request the mount serves), and those being built. */
   readonly #handlers = new Map<Mount<Emulator>, MountHandler>()
   readonly #loading = new Map<Mount<Emulator>, Promise<MountHandler>>()
@@ -87,6 +90,11 @@ export class Emulator {
     const resolved = resolveOptions(options)
     this.mounts = new MountTable<Emulator>(mounts)
     this.slideChecker = slideChecker?.(this) ?? NO_SLIDE_CHECKER
+    if (resolved.checkSlidesOnSave && !this.slideChecker.available) {
+      // Refused where it is built, not on every PUT: a checked save this emulator could never answer.
+      throw new TypeError(`checkSlidesOnSave cannot be used: ${NO_SLIDE_CHECKER_MESSAGE}`)
+    }
+    this.slideChecks = new SlideCheckService(this)
     this.#stateSchema = stateSchema ?? (() => StateDocument)
     this.#options = resolved
     this.#baseOrigin = resolved.baseUrl.origin
@@ -146,6 +154,11 @@ export class Emulator {
   get publicHost(): string | undefined {
     const publicUrl = this.#options.publicUrl
     return publicUrl === undefined ? undefined : new URL(publicUrl).hostname
+  }
+
+  /** Whether `PUT …/slides/{slideId}` renders the slide before saving it (`checkSlidesOnSave`). */
+  get checkSlidesOnSave(): boolean {
+    return this.#options.checkSlidesOnSave
   }
 
   /** Whether pages load remote images (`allowRemoteImages`). */

@@ -53,6 +53,17 @@ export interface EmulatorOptions {
    * emulator stays offline, and a remote image shows as a labelled placeholder.
    */
   allowRemoteImages?: boolean
+  /**
+   * Checked saving (emulator choice, off by default; the CLI's
+   * `--check-slides-on-save`): `PUT /projects/{slug}/slides/{slideId}`
+   * renders the slide as it would be stored (the stored files merged with
+   * those sent, the project's current theme) before saving it, and answers
+   * 400 `SLIDE_DOES_NOT_RENDER` (hint `slide.tsx:line:column: message`),
+   * saving nothing, when it does not render; 503 when the checker cannot
+   * answer. Needs a slide checker: the Node entry has one; the browser
+   * entry and msw in a page refuse the option.
+   */
+  checkSlidesOnSave?: boolean
   /** Check every 200 response against its schema and answer 500 on a mismatch (for the emulator's own tests). */
   validateResponses?: boolean
   /** How many requests the journal keeps. Default 10,000. */
@@ -94,6 +105,7 @@ export interface ResolvedOptions {
   allowedOrigins: ReadonlySet<string>
   allowedHosts: readonly string[]
   allowRemoteImages: boolean
+  checkSlidesOnSave: boolean
   validateResponses: boolean
   journalSize: number
   journalBytes: number
@@ -140,6 +152,9 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   if (options.allowRemoteImages !== undefined && typeof options.allowRemoteImages !== 'boolean') {
     throw new TypeError('allowRemoteImages must be a boolean')
   }
+  if (options.checkSlidesOnSave !== undefined && typeof options.checkSlidesOnSave !== 'boolean') {
+    throw new TypeError('checkSlidesOnSave must be a boolean')
+  }
   const fixtures = options.fixtures === undefined ? undefined : parseFixtures(options.fixtures)
   const clockStart =
     options.clockStart === undefined
@@ -161,6 +176,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     allowedOrigins,
     allowedHosts,
     allowRemoteImages: options.allowRemoteImages ?? false,
+    checkSlidesOnSave: options.checkSlidesOnSave ?? false,
     validateResponses: options.validateResponses ?? false,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     journalBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES,

@@ -15,5 +15,13 @@ export { BUILT_IN_FIXTURES, FixturesError, parseFixtures } from './fixtures/load
 export { FixturesDocument, type FixturesInput } from './fixtures/schema.js'
 export { StateDocument, STATE_FORMAT } from './store/world.js'
 export { DEFAULT_PERSIST_KEY, type PersistOption, type WebStorageLike } from './adapters/web-storage.js'
+export {
+  DEFAULT_DECK_BUDGET_MS,
+  SlideCheckErrorCodes,
+  type CheckSlidesOptions,
+  type DeckCheckResult,
+  type SlideCheckReport,
+} from './model/slide-checks.js'
+export type { SlideCheckError, SlideCheckResult, SlideCheckStatus } from './model/slide-checker.js'
 export { VERSION } from './version.js'
 export * as schemas from './schemas/index.js'

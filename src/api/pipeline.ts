@@ -14,6 +14,8 @@ import { operations, type OperationId, type OperationSpec } from '../schemas/ind
 import type { World } from '../store/world.js'
 import type * as z from 'zod'
 import { authenticateKey } from './authenticate.js'
+import { CHECKED_SAVE_ATTEMPTS, type CheckedSave, checkSave, contended } from '../operations/checked-save.js'
+import type { SlideCheckService } from '../model/slide-check-service.js'
 
 /** What the `/v1` pipeline needs from the emulator that hosts it. */
 export interface ApiHost {
@@ -29,7 +31,14 @@ export interface ApiHost {
   settleDueJobs(): Promise<void>
   /** True when a synchronous read may run at once (nothing holds or awaits the lock, no job is due). */
   readonly quiet: boolean
+  /** Checks slides through the slide-checker port (checked saving). */
+  readonly slideChecks: SlideCheckService
+  /** Whether `PUT …/slides/{slideId}` renders the slide before saving it (`checkSlidesOnSave`). */
+  readonly checkSlidesOnSave: boolean
 }
+
+/** What an operation answers under the lock when a checked save found its slide changed since its check. */
+const STALE = Symbol('stale')
 
 /** How many validated queries the pipeline keeps. */
 const QUERY_CACHE_SIZE = 256
@@ -155,19 +164,31 @@ export class ApiPipeline {
       // interleave with it, exactly as under the lock, without queueing.
       const handler = this.#handlers[match.data] as OperationHandler<OperationId>
       const authorization = request.headers.authorization
-      const answer =
-        spec.method === 'GET' && this.#syncReads && host.quiet
-          ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
-          : await host.exclusive(async () => {
-              // Authenticate again inside the lock: a key revoked (or a world
-              // replaced) while this request waited is honoured at once.
-              const current = this.#authenticate(authorization, host.world)
-              principal = current
-              await host.settleDueJobs()
-              // All or nothing: an operation that fails half-way leaves the world as it was, and tells nobody.
-              const world = host.world
-              return world.transaction(() => handler({ world, env: host.env, principal: current, params, query, body } as never))
-            })
+      // Checked saving: the slide is rendered as it would be stored, without the lock, before the save
+      // (operations/checked-save.ts); under the lock the save goes ahead only if that is still what it
+      // would store, else the new snapshot is checked (a concurrent write changed the slide or config).
+      const checked = match.data === 'updateSlide' && host.checkSlidesOnSave
+      let answer: ReturnType<OperationHandler<OperationId>> | typeof STALE = STALE
+      for (let attempt = 0; answer === STALE; attempt++) {
+        if (attempt === CHECKED_SAVE_ATTEMPTS) throw contended()
+        const save: CheckedSave | undefined = checked
+          ? await checkSave(host, principal, params as { slug: string; slideId: string }, (body as { files: never }).files)
+          : undefined
+        answer =
+          spec.method === 'GET' && this.#syncReads && host.quiet
+            ? handler({ world: host.world, env: host.env, principal, params, query, body } as never)
+            : await host.exclusive(async () => {
+                // Authenticate again inside the lock: a key revoked (or a world
+                // replaced) while this request waited is honoured at once.
+                const current = this.#authenticate(authorization, host.world)
+                principal = current
+                await host.settleDueJobs()
+                // All or nothing: an operation that fails half-way leaves the world as it was, and tells nobody.
+                const world = host.world
+                if (save !== undefined && !save.stillAsChecked(world)) return STALE
+                return world.transaction(() => handler({ world, env: host.env, principal: current, params, query, body } as never))
+              })
+      }
       if (answer instanceof Promise) throw new Error(`${operationId}: a GET handler must answer synchronously`)
       // A value composed from cached parts comes with its JSON text (model/response-cache.ts).
       const [result, text] = answer instanceof Serialized ? [answer.value, answer.text] : [answer, undefined]

@@ -48,6 +48,7 @@ interface ServeFlags {
   maxConnections: number
   quiet?: boolean
   allowRemoteImages?: boolean
+  checkSlidesOnSave?: boolean
   logFormat: 'text' | 'json'
 }
 
@@ -148,6 +149,12 @@ function withServeOptions(command: Command, defaultPort = DEFAULT_PORT, defaultR
       .addOption(
         new Option('--allow-remote-images', `let the pages load images from other origins (env: ${env('ALLOW_REMOTE_IMAGES')}=true|false)`),
       )
+      .addOption(
+        new Option(
+          '--check-slides-on-save',
+          `render a slide before PUT saves it; one that does not render is 400 SLIDE_DOES_NOT_RENDER, nothing saved (env: ${env('CHECK_SLIDES_ON_SAVE')}=true|false)`,
+        ),
+      )
       .addOption(new Option('--log-format <format>', 'text or json').env(env('LOG_FORMAT')).default('text').choices(['text', 'json']))
   )
 }
@@ -187,7 +194,7 @@ function banner({ emulator }: PresentationEmulator, server: RunningServer, flags
     `  Control plane  ${server.origin}/_emulator/state (JSON; every control route is under /_emulator/)${flags.adminToken ? ' (admin token required)' : ''}`,
     `  Dashboard      ${server.origin}/_emulator${flags.adminToken ? '?token=<admin token>' : ''}`,
     `  Editor         ${base}/editor/${slug === undefined ? '<project slug>' : encodeURIComponent(slug)}`,
-    `  Seed ${flags.seed} · clock ${flags.clock} · time scale ${flags.timeScale} · rate limit ${flags.rateLimit === 0 ? 'off' : `${flags.rateLimit}/min`}${flags.allowRemoteImages ? ' · remote images allowed' : ''}${flags.state ? ` · state ${flags.state}${stateLoaded ? ' (loaded)' : ' (new)'}` : ''}`,
+    `  Seed ${flags.seed} · clock ${flags.clock} · time scale ${flags.timeScale} · rate limit ${flags.rateLimit === 0 ? 'off' : `${flags.rateLimit}/min`}${flags.allowRemoteImages ? ' · remote images allowed' : ''}${flags.checkSlidesOnSave ? ' · slides checked on save' : ''}${flags.state ? ` · state ${flags.state}${stateLoaded ? ' (loaded)' : ' (new)'}` : ''}`,
     '  API keys',
     ...keys,
     `  Try: curl -H 'Authorization: Bearer ${firstKey}' ${server.origin}/v1/projects`,
@@ -335,6 +342,7 @@ async function launch(
     allowedOrigins: flags.allowedOrigin,
     allowedHosts: flags.allowedHost,
     allowRemoteImages: flags.allowRemoteImages ?? false,
+    checkSlidesOnSave: flags.checkSlidesOnSave ?? false,
     onRequest,
     onError: (error) => logError(`unexpected error: ${(error as Error)?.stack ?? String(error)}`),
     stateFile:
@@ -589,6 +597,7 @@ export async function main(argv: string[]): Promise<void> {
     for (const [key, flag, name] of [
       ['quiet', '--quiet', 'QUIET'],
       ['allowRemoteImages', '--allow-remote-images', 'ALLOW_REMOTE_IMAGES'],
+      ['checkSlidesOnSave', '--check-slides-on-save', 'CHECK_SLIDES_ON_SAVE'],
     ] as const) {
       if (flags[key] !== undefined) continue
       try {

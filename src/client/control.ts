@@ -23,6 +23,7 @@ import type {
   ListRequestsResponse,
   SetCreditsResponse,
 } from '../control/schemas.js'
+import type { DeckCheckResult } from '../model/slide-checks.js'
 import type { JobStatusResponse } from '../schemas/job.js'
 import type { OperationId } from '../schemas/operation-routes.js'
 import { serviceApiError } from './errors.js'
@@ -53,6 +54,8 @@ export interface ControlClient {
   setCredits(teamId: string, input: { credits: number }): Promise<SetCreditsResponse>
   createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse>
   addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse>
+  /** Checks a project's slides (all, or `slideIds`) with the emulator's slide checker; `budgetMs` bounds the deck (default 120 s). */
+  checkSlides(slug: string, input?: { slideIds?: readonly string[]; budgetMs?: number }): Promise<DeckCheckResult>
   clock(): Promise<ClockResponse>
   advanceClock(input: { ms: number }): Promise<AdvanceClockResponse>
   completeJob(jobId: string): Promise<JobStatusResponse>
@@ -102,6 +105,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     setCredits: (teamId, input) => send('PUT', `/teams/${id(teamId)}/credits`, input),
     createTemplate: (input) => send('POST', '/templates', input),
     addCollaborator: (slug, input) => send('POST', `/projects/${id(slug)}/collaborators`, input),
+    checkSlides: (slug, input = {}) => send('POST', `/projects/${id(slug)}/slides/check`, input),
     clock: () => send('GET', '/clock'),
     advanceClock: (input) => send('POST', '/clock/advance', input),
     completeJob: (jobId) => send('POST', `/jobs/${id(jobId)}/complete`),

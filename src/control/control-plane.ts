@@ -10,6 +10,8 @@ import type { RateLimiter } from '../core/rate-limiter.js'
 import type { Urls } from '../model/urls.js'
 import { jobStatusView } from '../model/generation.js'
 import { createTemplate } from '../model/templates.js'
+import { queueFull, SlideCheckQueueFullError, type SlideCheckService } from '../model/slide-check-service.js'
+import type { CheckSlidesOptions, DeckCheckResult } from '../model/slide-checks.js'
 import type { JobStatusResponse } from '../schemas/index.js'
 import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
@@ -97,6 +99,8 @@ export interface ControlHost {
   buildSeededWorld(): Promise<World>
   settleDueJobs(): Promise<void>
   finishJob(jobId: string, outcome: 'completed' | 'failed', error?: string): Promise<JobRecord>
+  /** Checks slides through the slide-checker port (`model/slide-check-service.ts`). */
+  readonly slideChecks: SlideCheckService
 }
 
 /** A summary of a loaded state: how many records of each kind. */
@@ -421,6 +425,32 @@ export class ControlPlane {
     }
     const { timeoutMs = DEFAULT_WAIT_MS, bodyLimit, ...journalFilter } = parsed
     return this.emulator.journal.wait(journalFilter, { timeoutMs, bodyLimit })
+  }
+
+  /**
+   * Renders a project's slides (all, or `slideIds`) as the editor does and
+   * reports each as data, in deck order: status, error with its file and
+   * position, text, element count, notes. The world's lock is held only
+   * while the files are read; each slide is checked by the slide checker
+   * (never in the emulator's process). `budgetMs` (default 120 s) bounds the
+   * whole deck: slides not reached are `timeout`. `onProgress(done, total)`
+   * is called after each slide. Rejects with a `ServiceError`: 400 for a bad
+   * option, 404 for an unknown slug or slide id (before anything is
+   * checked), 503 `SLIDE_CHECKER_UNAVAILABLE` without a checker (the browser
+   * entry) or when it cannot start, 429 `SLIDE_CHECK_QUEUE_FULL` with
+   * `Retry-After` when too many checks are waiting.
+   *
+   * @example
+   * const result = await emulator.control.checkSlides('welcome-deck')
+   * for (const slide of result.slides) if (slide.status !== 'rendered') console.log(slide.position, slide.error?.message)
+   */
+  async checkSlides(slug: string, options?: CheckSlidesOptions): Promise<DeckCheckResult> {
+    try {
+      return await this.emulator.slideChecks.checkDeck(slug, options)
+    } catch (error) {
+      if (error instanceof SlideCheckQueueFullError) throw queueFull(429, error)
+      throw error
+    }
   }
 
   clearRequests(): { removed: number } {

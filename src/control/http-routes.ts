@@ -1,6 +1,8 @@
 import { fail } from '../core/errors.js'
 import { MAX_CONTROL_BODY_BYTES, MAX_NO_BODY_BYTES, MAX_STATE_BODY_BYTES } from '../core/exchange.js'
 import { type RouteMatch, RouteTable } from '../core/router.js'
+import { parseInput } from '../core/validation.js'
+import { CheckSlidesRequest } from '../model/slide-check-service.js'
 import type { HttpMethod, PathParams } from '../schemas/operation-routes.js'
 import type { ControlPlane } from './control-plane.js'
 
@@ -71,6 +73,9 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   withBody('POST', '/_emulator/templates', 201, (c, { body }) => c.createTemplate(asObject(body) as never)),
   withBody('POST', '/_emulator/projects/{slug}/collaborators', 200, (c, { params, body }) =>
     c.addCollaborator(params.slug, asObject(body) as never),
+  ),
+  withBody('POST', '/_emulator/projects/{slug}/slides/check', 200, (c, { params, body }) =>
+    c.checkSlides(params.slug, parseInput(CheckSlidesRequest, asObject(body))),
   ),
   route('GET', '/_emulator/clock', 200, (c) => c.clock()),
   withBody('POST', '/_emulator/clock/advance', 200, (c, { body }) => c.advanceClock(asObject(body) as never)),

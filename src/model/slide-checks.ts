@@ -9,6 +9,41 @@ import type { SlideCheckResult } from './slide-checker.js'
 /** How long a deck's check may take in all, unless the caller says otherwise: slides not reached by then are `timeout`. */
 export const DEFAULT_DECK_BUDGET_MS = 120_000
 
+/** The largest deck budget a caller may ask for: an hour. */
+export const MAX_DECK_BUDGET_MS = 3_600_000
+
+/**
+ * How many checks (a deck's, or one checked save's) may be in progress or
+ * waiting at once; one more is refused at once (429 on the control plane,
+ * 503 on a checked save, both with `Retry-After`).
+ */
+export const MAX_PENDING_SLIDE_CHECKS = 16
+
+/** The `Retry-After` of a refusal for a full queue, in seconds. */
+export const SLIDE_CHECK_RETRY_AFTER_S = 5
+
+/**
+ * The `X-Service-Error-Code`s of slide checks (emulator choices; the spec's
+ * error body `{error, hint}` carries them):
+ *
+ * - `SLIDE_DOES_NOT_RENDER` (400): a checked save (`checkSlidesOnSave`) whose
+ *   slide fails to render; the hint is `slide.tsx:line:column: message`.
+ * - `SLIDE_CHECKER_UNAVAILABLE` (503): the checker cannot answer: this build
+ *   has none (the browser entry, msw in a page), it could not start, or it
+ *   stopped during the check (a checked save whose check `crashed`).
+ * - `SLIDE_CHECK_QUEUE_FULL` (429 on the control plane, 503 on a checked
+ *   save, with `Retry-After`): `MAX_PENDING_SLIDE_CHECKS` checks are
+ *   already in progress or waiting.
+ * - `SLIDE_CHECK_CONTENDED` (503, with `Retry-After`): a checked save whose
+ *   slide or project config kept changing while it was checked.
+ */
+export const SlideCheckErrorCodes = {
+  doesNotRender: 'SLIDE_DOES_NOT_RENDER',
+  unavailable: 'SLIDE_CHECKER_UNAVAILABLE',
+  queueFull: 'SLIDE_CHECK_QUEUE_FULL',
+  contended: 'SLIDE_CHECK_CONTENDED',
+} as const
+
 /** One slide's result in a deck check. */
 export interface SlideCheckReport extends SlideCheckResult {
   /** The slide's id (a folder's path, relative to where the CLI was pointed, for slides on disk). */

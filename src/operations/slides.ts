@@ -22,7 +22,7 @@ import type { OperationHandlers } from './context.js'
  * exactly like a missing one, so slide ids cannot be reached through a slug
  * the key can access.
  */
-function projectSlide(world: World, project: ProjectRecord, slideId: string): SlideRecord {
+export function projectSlide(world: World, project: ProjectRecord, slideId: string): SlideRecord {
   const slide = world.slides.get(slideId)
   if (slide === undefined || slide.projectId !== project.id) {
     throw fail.notFound('Slide', `no slide "${slideId}" in project "${project.slug}"`)
@@ -74,7 +74,7 @@ const VALIDATION_RULE =
  * other request needs them, so they stay out of the start and of a
  * browser app's first chunk.
  */
-async function assertValidFiles(files: PartialSlideFiles): Promise<void> {
+export async function assertValidFiles(files: PartialSlideFiles): Promise<void> {
   if (Object.keys(files).length === 0) return
   const { assertValidSlideFiles } = await import('../model/slide-validation.js')
   assertValidSlideFiles(files)

@@ -25,6 +25,7 @@ const FLAGS = [
   '--admin-token',
   '--quiet',
   '--allow-remote-images',
+  '--check-slides-on-save',
   '--log-format',
 ]
 const FIXTURE_KEYS = ['pres_test_alice', 'pres_test_alice_acme', 'pres_test_bob', 'pres_test_revoked']

@@ -1,0 +1,255 @@
+/**
+ * The core's service behind every way a deck is checked (issue 32): the
+ * control plane's `POST /_emulator/projects/{slug}/check-slides`,
+ * `emulator.control.checkSlides`, and checked saving (`checkSlidesOnSave`).
+ * It reads the world's stored files and the project's config as a snapshot
+ * (under the world's lock, for as long as a copy takes), lets the lock go,
+ * then asks the slide-checker port (`slide-checker.ts`) about each slide, in
+ * deck order. Slide code never runs here: the port's implementation renders.
+ *
+ * - One slide is checked at a time, across every caller: a check that waits
+ *   waits for at most the slide in progress, never a whole deck.
+ * - At most `MAX_PENDING_SLIDE_CHECKS` checks (a deck, or one checked save)
+ *   are in progress or waiting; one more is refused at once
+ *   (`SlideCheckQueueFullError`: 429 with `Retry-After` on the control plane,
+ *   503 on a checked save).
+ * - A deck has a total budget (`DEFAULT_DECK_BUDGET_MS` unless given): a
+ *   slide still being checked when it runs out, and the slides not reached,
+ *   are `timeout` with a message saying the deck's budget ran out.
+ */
+import * as z from 'zod'
+import { fail, ServiceError } from '../core/errors.js'
+import { describeIssues, safeParse } from '../core/validation.js'
+import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
+import type { World } from '../store/world.js'
+import { type SlideChecker, type SlideCheckInput, type SlideCheckResult, SlideCheckerUnavailableError } from './slide-checker.js'
+import {
+  type CheckSlidesOptions,
+  DEFAULT_DECK_BUDGET_MS,
+  type DeckCheckResult,
+  MAX_DECK_BUDGET_MS,
+  MAX_PENDING_SLIDE_CHECKS,
+  SLIDE_CHECK_RETRY_AFTER_S,
+  SlideCheckErrorCodes,
+  type SlideCheckReport,
+} from './slide-checks.js'
+
+/** What the service needs of the emulator: its checker, and the world under its lock. */
+export interface SlideCheckServiceHost {
+  readonly slideChecker: SlideChecker
+  readonly world: World
+  /** Runs `task` with exclusive access to the world (held only while the snapshot is copied). */
+  exclusive<T>(task: () => Promise<T> | T): Promise<T>
+}
+
+/**
+ * The options as the control plane's body and `checkSlides` take them (the
+ * one schema both ways are validated with): `onProgress` is the library's
+ * alone and is checked beside it.
+ */
+export const CheckSlidesRequest = z.strictObject({
+  slideIds: z
+    .array(z.string().min(1, { error: 'a slide id is a non-empty string' }))
+    .min(1, { error: 'give at least one slide id, or leave slideIds out to check every slide' })
+    .max(10_000)
+    .optional(),
+  budgetMs: z
+    .number({ error: 'must be a whole number of milliseconds > 0' })
+    .int({ error: 'must be a whole number of milliseconds > 0' })
+    .positive({ error: 'must be a whole number of milliseconds > 0' })
+    .max(MAX_DECK_BUDGET_MS, { error: `must be at most ${MAX_DECK_BUDGET_MS} ms (an hour)` })
+    .optional(),
+})
+export type CheckSlidesRequest = z.infer<typeof CheckSlidesRequest>
+
+/** What a deck check refuses with when `MAX_PENDING_SLIDE_CHECKS` checks are in progress or waiting. */
+export class SlideCheckQueueFullError extends Error {
+  readonly retryAfterSeconds = SLIDE_CHECK_RETRY_AFTER_S
+  constructor() {
+    super(`${MAX_PENDING_SLIDE_CHECKS} slide checks are already in progress or waiting; try again in ${SLIDE_CHECK_RETRY_AFTER_S} s`)
+    this.name = 'SlideCheckQueueFullError'
+  }
+}
+
+/** The 503 of a checker that cannot answer: none in this build, or it failed to start or to check. */
+export function checkerUnavailable(error: unknown): ServiceError {
+  const why =
+    error instanceof SlideCheckerUnavailableError
+      ? error.message
+      : `the slide checker could not check the slide: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`
+  return new ServiceError(503, SlideCheckErrorCodes.unavailable, 'Slide checker unavailable', why)
+}
+
+/** The answer to a full queue: `status` 429 (the control plane) or 503 (a checked save), with `Retry-After`. */
+export function queueFull(status: 429 | 503, error: SlideCheckQueueFullError): ServiceError {
+  return new ServiceError(status, SlideCheckErrorCodes.queueFull, 'Too many slide checks', error.message, {
+    'retry-after': String(error.retryAfterSeconds),
+  })
+}
+
+/** One slide as read from the world: its id, 1-based position in the deck, and what the checker needs. */
+export interface SlideSnapshot {
+  slideId: string
+  position: number
+  input: SlideCheckInput
+}
+
+/** A copy of the files and config, so nothing the checker holds is the world's. */
+function inputOf(files: SlideFiles, config: ProjectConfig): SlideCheckInput {
+  return { files: { ...files }, config: structuredClone(config) }
+}
+
+/** Validates in-process options as the control plane's body is validated; a bad one is a 400 naming it. */
+export function parseCheckSlidesOptions(options: unknown): CheckSlidesRequest & Pick<CheckSlidesOptions, 'onProgress'> {
+  if (options === undefined || options === null) return {}
+  if (typeof options !== 'object' || Array.isArray(options)) throw fail.validation('the options must be an object')
+  const { onProgress, ...rest } = options as Record<string, unknown>
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw fail.validation('onProgress: must be a function (done, total) => void')
+  }
+  const parsed = safeParse(CheckSlidesRequest, rest)
+  if (!parsed.success) throw fail.validation(describeIssues(parsed.error.issues))
+  return { ...parsed.data, ...(onProgress === undefined ? {} : { onProgress: onProgress as CheckSlidesOptions['onProgress'] }) }
+}
+
+/**
+ * Checks slides through the port, one at a time, with a bound on how many
+ * checks may be in progress or waiting. `now` is the deck budget's clock
+ * (`performance.now` unless a test gives another).
+ */
+export class SlideCheckService {
+  readonly #host: SlideCheckServiceHost
+  readonly #now: () => number
+  /** Checks (decks and checked saves) in progress or waiting for their turn. */
+  #pending = 0
+  /** The tail of the one-slide-at-a-time chain: settles when the last slide asked for is done. */
+  #turn: Promise<unknown> = Promise.resolve()
+
+  constructor(host: SlideCheckServiceHost, now: () => number = () => performance.now()) {
+    this.#host = host
+    this.#now = now
+  }
+
+  /** How many checks are in progress or waiting (for tests and the docs' numbers). */
+  get pending(): number {
+    return this.#pending
+  }
+
+  /**
+   * Checks a project's slides (all, or `slideIds`) and reports each in deck
+   * order. A bad option is a 400, an unknown slug or slide id a 404 (before
+   * anything is checked), a build without a checker a 503, a full queue a
+   * `SlideCheckQueueFullError`.
+   */
+  async checkDeck(slug: string, options?: CheckSlidesOptions): Promise<DeckCheckResult> {
+    const parsed = parseCheckSlidesOptions(options)
+    const budgetMs = parsed.budgetMs ?? DEFAULT_DECK_BUDGET_MS
+    const slides = await this.#snapshot(slug, parsed.slideIds)
+    if (!this.#host.slideChecker.available) throw checkerUnavailable(new SlideCheckerUnavailableError())
+    return this.#queued(async () => {
+      const reports = await this.#checkAll(slides, budgetMs, parsed.onProgress)
+      const rendered = reports.filter((report) => report.status === 'rendered').length
+      return { project: slug, slides: reports, rendered, failed: reports.length - rendered }
+    })
+  }
+
+  /**
+   * Checks one slide's files (a checked save): queued as one check, bounded
+   * by the renderer's own time limit. Rejects with `SlideCheckQueueFullError`
+   * when the queue is full, or with what the checker rejected with.
+   */
+  checkOne(input: SlideCheckInput): Promise<SlideCheckResult> {
+    return this.#queued(() => this.#inTurn(() => this.#host.slideChecker.check(input)))
+  }
+
+  /** Runs `task` as one check of the bounded queue; refuses at once when the queue is full. */
+  async #queued<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#pending >= MAX_PENDING_SLIDE_CHECKS) throw new SlideCheckQueueFullError()
+    this.#pending += 1
+    try {
+      return await task()
+    } finally {
+      this.#pending -= 1
+    }
+  }
+
+  /** Runs `task` once every slide asked for before it is done: one slide at a time, in the order asked. */
+  #inTurn<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(task)
+    this.#turn = run.catch(() => undefined)
+    return run
+  }
+
+  /** The project's slides (all, or those asked for, in deck order) with their files and the project's config, read under the lock. */
+  #snapshot(slug: string, slideIds: readonly string[] | undefined): Promise<SlideSnapshot[]> {
+    return this.#host.exclusive(() => {
+      const world = this.#host.world
+      const project = world.projectBySlug(slug)
+      if (project === undefined) throw fail.notFound('Project', `no project "${slug}"`)
+      const deck = world.slidesOf(project.id)
+      const all = deck.map((slide, index) => ({ slideId: slide.id, position: index + 1, input: inputOf(slide.files, project.config) }))
+      if (slideIds === undefined) return all
+      const wanted = new Set(slideIds)
+      const known = new Set(deck.map((slide) => slide.id))
+      const unknown = [...wanted].filter((id) => !known.has(id))
+      if (unknown.length > 0) {
+        throw fail.notFound('Slide', `no slide ${unknown.map((id) => `"${id}"`).join(', ')} in project "${slug}"`)
+      }
+      return all.filter((slide) => wanted.has(slide.slideId))
+    })
+  }
+
+  async #checkAll(
+    slides: readonly SlideSnapshot[],
+    budgetMs: number,
+    onProgress: CheckSlidesOptions['onProgress'],
+  ): Promise<SlideCheckReport[]> {
+    const deadline = this.#now() + budgetMs
+    const reports: SlideCheckReport[] = []
+    for (const slide of slides) {
+      const remaining = deadline - this.#now()
+      const result = remaining > 0 ? await this.#checkWithin(slide.input, remaining, budgetMs) : budgetRanOut(budgetMs, false)
+      reports.push({ slideId: slide.slideId, position: slide.position, ...result })
+      onProgress?.(reports.length, slides.length)
+    }
+    return reports
+  }
+
+  /**
+   * One slide's check, given at most `remaining` ms of the deck's budget. A
+   * check the budget cuts short still holds its turn until the checker is
+   * done with it (the next slide waits for the checker, not for the report).
+   * A checker that rejects (none in this build, or it could not start) ends
+   * the whole deck's check with a 503: no slide could be checked.
+   */
+  async #checkWithin(input: SlideCheckInput, remaining: number, budgetMs: number): Promise<SlideCheckResult> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const checked = this.#inTurn(() => this.#host.slideChecker.check(input))
+    const outOfBudget = new Promise<SlideCheckResult>((resolve) => {
+      timer = setTimeout(() => resolve(budgetRanOut(budgetMs, true)), remaining)
+    })
+    try {
+      return await Promise.race([checked, outOfBudget])
+    } catch (error) {
+      throw checkerUnavailable(error)
+    } finally {
+      clearTimeout(timer)
+      checked.catch(() => undefined)
+    }
+  }
+}
+
+/** A slide the deck's budget did not let finish (`during`) or start. */
+function budgetRanOut(budgetMs: number, during: boolean): SlideCheckResult {
+  return {
+    status: 'timeout',
+    error: {
+      kind: 'timeout',
+      message: `The deck's check budget of ${budgetMs} ms ran out ${during ? 'while this slide was being checked' : 'before this slide was reached'}`,
+      file: 'slide.tsx',
+    },
+    text: '',
+    elements: 0,
+    notes: [],
+  }
+}
