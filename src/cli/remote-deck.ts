@@ -113,18 +113,20 @@ export async function remoteDeck(target: RemoteTarget): Promise<{ slides: DeckSl
     status === 404 ? new TargetError(`no project ${target.slug} at ${target.baseUrl} for this key (${errorText(status, text)})`) : undefined
   const listed = await getJson<{ slides?: SlideListItem[] }>(target, `${slugPath(target)}/slides`, notFound)
   const { config } = await getJson<{ config: ProjectConfig }>(target, `${slugPath(target)}/config`, notFound)
-  const all = listed.slides ?? []
-  let ids = all.map((slide) => slide.id)
+  const ids = (listed.slides ?? []).map((slide) => slide.id)
+  let wanted = ids
   if (target.slideIds !== undefined && target.slideIds.length > 0) {
     const known = new Set(ids)
     const unknown = target.slideIds.filter((id) => !known.has(id))
     if (unknown.length > 0)
       throw new TargetError(`no slide ${unknown.join(', ')} in ${target.slug} (its slides: ${ids.length === 0 ? 'none' : ids.join(', ')})`)
-    ids = [...new Set(target.slideIds)]
+    const asked = new Set(target.slideIds)
+    wanted = ids.filter((id) => asked.has(id))
   }
-  const slides = ids.map(
+  const slides = wanted.map(
     (slideId): DeckSlide => ({
       slideId,
+      position: ids.indexOf(slideId) + 1,
       load: async () => {
         const { files } = await getJson<{ files: SlideFiles }>(
           target,
