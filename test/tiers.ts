@@ -31,6 +31,7 @@ export const PROCESS_TIER: readonly string[] = [
   'test/security/timeouts.test.ts',
   'test/slide-checks/ways-in.test.ts',
   'test/support/hooked-emulator.test.ts',
+  'test/vitest/matchers.test.ts',
   'test/walk/walk.test.ts',
 ]
 

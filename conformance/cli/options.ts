@@ -4,17 +4,13 @@
  * before exiting 2), the flags that say what to run against, and the one way
  * a command parses its argv and reports a usage error.
  */
-import { accessSync, constants, statSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
 import { type Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
+import type { Io } from '../../src/cli/reporter.js'
 import type { TargetOptions } from '../target.js'
 
-/** Where a command writes: the CLI's two streams (tests pass their own). */
-export interface Io {
-  out: (text: string) => void
-  err: (text: string) => void
-}
+// Where a command writes, and whether a report's file can be written: shared with `presentation-emulator check`.
+export { firstUnwritable, type Io, unwritable } from '../../src/cli/reporter.js'
 
 /** A whole number from `min` to `max`; `name` is the flag the message names. */
 export function integer(name: string, min: number, max: number) {
@@ -80,40 +76,6 @@ export function pairs(shape: string) {
     previous.set(value.slice(0, at).replace(/^<|>$/g, ''), value.slice(at + 1))
     return previous
   }
-}
-
-/**
- * Why a report or baseline could not be written to `file`, or undefined
- * when it can: checked before the run, so a typo in a path does not cost a
- * whole run and end in a stack trace.
- */
-export function unwritable(file: string): string | undefined {
-  const path = resolve(file)
-  try {
-    if (statSync(path).isDirectory()) return `${file} is a directory`
-    accessSync(path, constants.W_OK)
-    return undefined
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return `${file} is not writable (${(error as NodeJS.ErrnoException).code})`
-  }
-  const dir = dirname(path)
-  try {
-    if (!statSync(dir).isDirectory()) return `${dirname(file)} is not a directory`
-    accessSync(dir, constants.W_OK)
-    return undefined
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    return code === 'ENOENT' ? `the directory ${dirname(file)} does not exist` : `the directory ${dirname(file)} is not writable (${code})`
-  }
-}
-
-/** The first of `files` (flag, path) that cannot be written, as `flag: why`, or undefined. */
-export function firstUnwritable(files: ReadonlyArray<readonly [string, string | undefined]>): string | undefined {
-  for (const [flag, file] of files) {
-    const problem = file === undefined ? undefined : unwritable(file)
-    if (problem !== undefined) return `${flag}: ${problem}`
-  }
-  return undefined
 }
 
 /** The flags that say what to run against: shared by the suite and `walk`. */

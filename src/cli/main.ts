@@ -9,8 +9,10 @@ import type { RunningServer } from '../node/http-server.js'
 import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
+import { DEFAULT_DECK_BUDGET_MS } from '../model/slide-checks.js'
 import {
   collect,
+  parseApiBaseUrl,
   parseBoolean,
   parseHostName,
   parseInteger,
@@ -21,6 +23,7 @@ import {
   parseUrl,
 } from './options.js'
 import { EXIT } from './exit-codes.js'
+import { fileFlag, type ReporterFlags, type ReporterName, reporters } from './reporter.js'
 
 /** Exit codes (the table both bins share): 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
 const EXIT_RUNTIME = EXIT.runtime
@@ -650,5 +653,76 @@ export async function main(argv: string[]): Promise<void> {
       resolveFlags(exec, flags)
       process.exitCode = await execCommand(flags, command)
     })
+  const check = program
+    .command('check')
+    .summary('check that slides render as the editor renders them, on disk or in a project (see check --help)')
+    .description(
+      'Render each slide as the editor does (same transpile, same React, props from the controls’ defaults, the theme and tokens) ' +
+        'and report what happened: rendered, error, timeout, too-large or crashed, with the error’s slide.tsx line and column.\n\n' +
+        'On disk: TARGET is a slide folder (holding slide.tsx, slide.content.json, slide.controls.json) or a parent of several ' +
+        '(every folder below it holding any of the three is a slide, sorted by path).\n' +
+        'A project: with --base-url, TARGET is the project’s slug, followed by the ids of the slides to check (default: all; in deck order).',
+    )
+    .usage('[flags] <folder> | --base-url URL [flags] <slug> [slideId...]')
+    .argument('<target>', 'a slide folder, or a parent of slide folders; with --base-url, a project’s slug')
+    .argument('[slideIds...]', 'with --base-url: check only these slides')
+    .addOption(
+      // No environment variable: which kind of target TARGET is must show on the command line.
+      new Option('--base-url <url>', 'check a project of a running emulator: its API base URL, ending in /v1').argParser(parseApiBaseUrl),
+    )
+    .addOption(new Option('--api-key <key>', 'with --base-url: the API key that reads the project').env('PRESENTATION_API_KEY'))
+    .addOption(
+      new Option('--config <file>', 'slide folders: the project config (theme, tokens) to style them with; default a new project’s, {}'),
+    )
+    .addOption(
+      new Option('--budget <s>', 'seconds the whole deck may take; slides not reached by then are timeout')
+        .default(DEFAULT_DECK_BUDGET_MS, String(DEFAULT_DECK_BUDGET_MS / 1000))
+        .argParser(parseSeconds),
+    )
+  for (const option of CHECK_REPORTERS.options()) check.addOption(option)
+  check
+    .addHelpText(
+      'after',
+      `
+Examples:
+  presentation-emulator check ./slides
+  presentation-emulator check ./slides/intro --config project.config.json --reporter json
+  presentation-emulator check --base-url http://127.0.0.1:4010/v1 --api-key pres_test_alice welcome-deck
+  presentation-emulator check --base-url http://127.0.0.1:4010/v1 welcome-deck SLIDE_ID --reporter junit=check.xml
+
+Exit codes (one table with presentation-conformance): ${EXIT.ok} every slide rendered; ${EXIT.findings} a slide did not render; ${EXIT.usage} usage or configuration (bad flag, no such folder, unreadable --config, unreachable base URL, a key or slug the target rejects).`,
+    )
+    .showHelpAfterError('(run with check --help for the list of flags)')
+    .exitOverride(exitOverride)
+    .action(async (target: string, slideIds: string[], flags: CheckFlags) => {
+      const reporter = CHECK_REPORTERS.from(flags)
+      if (typeof reporter === 'string') check.error(`error: ${reporter}`, { exitCode: EXIT_USAGE, code: 'commander.invalidArgument' })
+      const { runCheck } = await import('./check.js')
+      process.exitCode = await runCheck(
+        {
+          target,
+          slideIds,
+          flags,
+          reporter: (reporter as Exclude<typeof reporter, string | undefined>) ?? { name: 'human' },
+          fileFlag: fileFlag(flags),
+          apiKeyOnCommandLine: check.getOptionValueSource('apiKey') === 'cli',
+        },
+        {
+          out: (text) => process.stdout.write(text),
+          err: (text) => process.stderr.write(text),
+          progress: process.stderr.isTTY === true,
+        },
+      )
+    })
   await program.parseAsync(argv)
+}
+
+/** The reports `check` writes (the one reporter syntax of both bins). */
+const CHECK_REPORTERS = reporters<ReporterName>(['human', 'json', 'junit'], 'the report', 'human')
+
+interface CheckFlags extends ReporterFlags<ReporterName> {
+  baseUrl?: string
+  apiKey?: string
+  config?: string
+  budget: number
 }

@@ -81,3 +81,16 @@ export function parseHostName(value: string): string {
   }
   return value.toLowerCase()
 }
+
+/** An API base URL, as the conformance kit takes it: absolute http(s), its path ending in /v1 (kept whole, a trailing slash dropped). */
+export function parseApiBaseUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidArgumentError('must be an API base URL ending in /v1, e.g. http://127.0.0.1:4010/v1')
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !/\/v1\/?$/.test(url.pathname))
+    throw new InvalidArgumentError('must be an API base URL ending in /v1, e.g. http://127.0.0.1:4010/v1')
+  return value.replace(/\/+$/, '')
+}

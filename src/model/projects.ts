@@ -3,6 +3,15 @@ import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
 import type { ProjectRecord, SlideRecord, SubdomainRecord, VersionRecord } from '../store/records.js'
 import type { World } from '../store/world.js'
 
+/**
+ * The config of a project made by `POST /projects`: empty (no theme, no
+ * tokens; docs/emulator-choices.md, "a new project's config"). The CLI's
+ * `check` styles slides on disk with it unless given `--config`.
+ */
+export function newProjectConfig(): ProjectConfig {
+  return {}
+}
+
 /** A slug for a new project: its name's words and a short token, unique in the world. */
 export function uniqueSlug(world: World, name: string, id: string): string {
   const base = slugify(name)

@@ -1,6 +1,6 @@
 import { accessibleProject } from '../model/access.js'
 import { decodeCursor, encodeCursor, takePage } from '../model/pagination.js'
-import { addVersion, appendSlides, createProject } from '../model/projects.js'
+import { addVersion, appendSlides, createProject, newProjectConfig } from '../model/projects.js'
 import { responseCache } from '../model/response-cache.js'
 import { projectDetail, projectUrlConfig } from '../model/views.js'
 import { DEFAULT_PROJECT_NAME, PROJECT_CONFIG_KEYS, type ProjectConfig } from '../schemas/index.js'
@@ -37,7 +37,7 @@ export const projectHandlers: OperationHandlers<
       teamId: principal.team.id,
       createdBy: principal.user.id,
       name: body.name ?? DEFAULT_PROJECT_NAME,
-      config: {},
+      config: newProjectConfig(),
       at: env.clock.iso(),
       versionName: 'Initial version',
     })

@@ -10,6 +10,9 @@
  *
  * const account = await workerAccount()
  * const res = await fetch(`${account.baseUrl}/projects`, { headers: account.headers })
+ *
+ * Importing it also adds the slide-check matcher to `expect`:
+ * `await expect(emulator).toRenderSlides('welcome-deck')` (`matchers.ts`).
  */
 import { inject } from 'vitest'
 import type { RequestFilter, RequestQuery } from '../control/control-plane.js'
@@ -19,6 +22,9 @@ import type { JobStatusResponse } from '../schemas/index.js'
 import { callControl, connectionFromEnv, PROVIDE_KEY, type EmulatorConnection } from './connection.js'
 
 export type { EmulatorConnection } from './connection.js'
+// Importing this module adds `toRenderSlides` to `expect` (see matchers.ts).
+export { deckFailures, type SlideCheckable, slideMatchers } from './matchers.js'
+export type { CheckSlidesOptions, DeckCheckResult, SlideCheckReport } from '../model/slide-checks.js'
 export type { JournalEntry } from '../core/journal.js'
 export type { RequestFilter, RequestQuery } from '../control/control-plane.js'
 

@@ -126,7 +126,6 @@ describe('what every command shares exists once', () => {
       'pattern',
       'shard',
       'pairs',
-      'unwritable',
       'addTargetOptions',
       'targetOptionsFrom',
       'parseArgv',
@@ -141,8 +140,14 @@ describe('what every command shares exists once', () => {
     }
   })
 
-  it('the reporter syntax, in conformance/cli/reporter.ts', () => {
-    expect(declaredIn(/new Option\('--reporter\b/)).toEqual(['conformance/cli/reporter.ts'])
+  it('the reporter syntax and the report files’ check, in src/cli/reporter.ts, which both bins use', () => {
+    const emulatorCli = ['src/cli/main.ts', 'src/cli/check.ts', 'src/cli/reporter.ts']
+    expect(declaredIn(/new Option\('--reporter\b/, emulatorCli)).toEqual(['src/cli/reporter.ts'])
+    for (const name of ['parseReporter', 'reporters', 'reportStreams', 'unwritable', 'firstUnwritable'])
+      expect(declaredIn(new RegExp(`^export function ${name}\\b|^function ${name}\\b`, 'm'), emulatorCli), name).toEqual([
+        'src/cli/reporter.ts',
+      ])
+    expect(importsOf('conformance/cli/reporter.ts')).toContain('src/cli/reporter.ts')
   })
 
   it('summarize, in conformance/report/exchange.ts', () => {

@@ -117,6 +117,7 @@ import { createEmulator, STATE_FORMAT, type RunningServer } from 'presentation-e
 import { workerAccount, type EmulatorAccount } from 'presentation-emulator/vitest'
 import setup, { emulatorGlobalSetup } from 'presentation-emulator/vitest/global-setup'
 import { setupServer } from 'msw/node'
+import { expect } from 'vitest'
 
 const emulator = createEmulator({ rateLimit: 50 })
 export const server: Promise<RunningServer> = emulator.listen({ port: 0 })
@@ -125,6 +126,11 @@ export const mocks = setupServer(...emulator.handlers)
 export const account: Promise<EmulatorAccount> = workerAccount()
 export const setups = [setup, emulatorGlobalSetup({ clock: 'real' })]
 export const format: string = STATE_FORMAT
+// The slide-check matcher, typed by importing the helpers.
+export const renders: Promise<void> = expect(emulator).toRenderSlides('welcome-deck', { slideIds: ['sld_1'], budgetMs: 30_000 })
+export const broken: Promise<void> = expect(emulator).not.toRenderSlides('welcome-deck')
+// @ts-expect-error a slug is a string
+expect(emulator).toRenderSlides(42)
 `
 
 /** Writes a consumer project and type-checks it with tsc; answers tsc's output ('' when clean). */

@@ -1,0 +1,82 @@
+/**
+ * The reports of `presentation-emulator check`: for people (`human`), the
+ * deck's result as it is (`json`, the `DeckCheckResult` every way in
+ * shares), and JUnit XML for CI (`junit`: one testsuite, one testcase per
+ * slide, a failure whose message is `file:line:column: message`).
+ */
+import { errorLine, errorPlace } from '../model/slide-check-text.js'
+import type { DeckCheckResult, SlideCheckReport } from '../model/slide-checks.js'
+
+const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+/** A slide's lines in the human report: a mark, its position and id, what happened; then its error and notes. */
+export function slideLines(report: SlideCheckReport): string[] {
+  const head = `${report.status === 'rendered' ? '✓' : '✗'} ${report.position} ${report.slideId}`
+  if (report.status === 'rendered') {
+    const text = report.text === '' ? 'no text' : JSON.stringify(shorten(report.text, 60))
+    return [`${head}  rendered: ${report.elements} element${report.elements === 1 ? '' : 's'}, ${text}`, ...notes(report)]
+  }
+  const error = report.error
+  const lines = [`${head}  ${report.status}${error === undefined ? '' : ` (${error.kind}) at ${errorPlace(error)}`}`]
+  if (error !== undefined) lines.push(...error.message.split('\n').map((line) => `    ${line}`))
+  return [...lines, ...notes(report)]
+}
+
+const notes = (report: SlideCheckReport) => report.notes.map((note) => `    note: ${note}`)
+
+/** The summary line: how many rendered and failed, of how many, where. */
+export function summaryLine(result: DeckCheckResult): string {
+  const total = result.slides.length
+  return `${result.rendered} rendered, ${result.failed} failed, of ${total} slide${total === 1 ? '' : 's'} in ${result.project}`
+}
+
+/** The human report: a block per slide, then the summary. */
+export function humanReport(result: DeckCheckResult): string {
+  return `${[...result.slides.flatMap(slideLines), '', summaryLine(result)].join('\n')}\n`
+}
+
+/** The JSON report: the deck's result, as `emulator.control.checkSlides` answers it. */
+export function jsonReport(result: DeckCheckResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`
+}
+
+const escapeXml = (text: string) =>
+  text
+    // Characters XML 1.0 cannot hold at all.
+    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+
+function testcase(report: SlideCheckReport, project: string): string {
+  const attrs = `name="${escapeXml(report.slideId)}" classname="${escapeXml(`presentation-emulator.check.${project}`)}"`
+  const parts: string[] = []
+  if (report.status !== 'rendered') {
+    const error = report.error
+    const message = error === undefined ? report.status : errorLine(error)
+    const body = slideLines(report).join('\n')
+    parts.push(`<failure message="${escapeXml(message)}" type="${escapeXml(report.status)}">${escapeXml(body)}</failure>`)
+  }
+  const out = [
+    ...(report.status === 'rendered' ? [`text: ${report.text}`, `elements: ${report.elements}`] : []),
+    ...report.notes.map((n) => `note: ${n}`),
+  ]
+  if (out.length > 0) parts.push(`<system-out>${escapeXml(out.join('\n'))}</system-out>`)
+  return parts.length === 0 ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n      ${parts.join('\n      ')}\n    </testcase>`
+}
+
+/** The JUnit report: one testsuite named after the project or folder, one testcase per slide. */
+export function junitReport(result: DeckCheckResult): string {
+  const n = result.slides.length
+  const counts = `tests="${n}" failures="${result.failed}" errors="0" skipped="0"`
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="presentation-emulator check" ${counts}>`,
+    `  <testsuite name="${escapeXml(result.project)}" ${counts}>`,
+    ...result.slides.map((report) => testcase(report, result.project)),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,69 @@
+/**
+ * `await expect(emulator).toRenderSlides(slug, options?)`: every slide of a
+ * project (or those `options.slideIds` names) renders, as the editor renders
+ * it. It checks through `emulator.control.checkSlides` (the emulator's own
+ * deck check, the same as the control plane's and the CLI's), so a failure
+ * lists each slide that did not render with its status, error kind, place
+ * (`slide.tsx:line:column`) and message. `.not` passes when at least one
+ * slide does not render.
+ *
+ * Registered when `presentation-emulator/vitest` is imported (as a test
+ * file's import, or in `setupFiles`); `slideMatchers` is the same object for
+ * `expect.extend` by hand.
+ */
+import { expect } from 'vitest'
+import { failureLine } from '../model/slide-check-text.js'
+import type { CheckSlidesOptions, DeckCheckResult } from '../model/slide-checks.js'
+
+/** What `toRenderSlides` checks: an emulator (`createEmulator`), or anything with its `control.checkSlides`. */
+export interface SlideCheckable {
+  control: { checkSlides(slug: string, options?: CheckSlidesOptions): Promise<DeckCheckResult> }
+}
+
+declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExplicitAny: vitest declares Matchers<T = any>; a merged declaration must repeat it
+  interface Matchers<T = any> {
+    /**
+     * Checks the project's slides (all, or `options.slideIds`) with the
+     * emulator's slide checker; passes when every one renders. Await it.
+     */
+    toRenderSlides(slug: string, options?: CheckSlidesOptions): Promise<void>
+  }
+}
+
+const isCheckable = (value: unknown): value is SlideCheckable =>
+  typeof (value as SlideCheckable | null)?.control?.checkSlides === 'function'
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/** The failure message's body: a line per slide that did not render. */
+export function deckFailures(result: DeckCheckResult): string {
+  return result.slides
+    .filter((slide) => slide.status !== 'rendered')
+    .map((slide) => `  ${failureLine(slide)}`)
+    .join('\n')
+}
+
+/** The matchers `presentation-emulator/vitest` adds to `expect`. */
+export const slideMatchers = {
+  async toRenderSlides(received: unknown, slug: string, options?: CheckSlidesOptions) {
+    if (!isCheckable(received)) {
+      throw new TypeError(
+        'toRenderSlides: expect(…) must be an emulator from createEmulator() (or an object with control.checkSlides), ' +
+          `got ${received === null ? 'null' : typeof received}`,
+      )
+    }
+    const result = await received.control.checkSlides(slug, options)
+    const total = result.slides.length
+    const pass = result.failed === 0
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `expected a slide of "${slug}" not to render, but all ${plural(total, 'slide')} rendered`
+          : `expected every slide of "${slug}" to render, but ${result.failed} of ${plural(total, 'slide')} did not:\n${deckFailures(result)}`,
+    }
+  },
+}
+
+expect.extend(slideMatchers)
