@@ -9,6 +9,7 @@ import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
 import { refOf } from './reference.js'
 import { summarize } from './report/exchange.js'
+import { derivedRule } from './report/problems.js'
 import { type Actor, Actors, credentialOf } from './actors.js'
 import { curlCommand, type Credential } from './curl.js'
 import { shown, same } from './facts/compare.js'
@@ -74,6 +75,8 @@ export class SkipScenario extends Error {}
 const show = (value: unknown) => shown(value)
 
 export interface CheckDetail {
+  /** The rule's stable id, when the check is one of the table of facts' rows (default: derived from the clause and message). */
+  rule?: string
   expected?: unknown
   actual?: unknown
   exchange?: Exchange
@@ -148,7 +151,7 @@ export class ScenarioContext {
 
   #verdict(verdict: Verdict, exchange: Exchange): void {
     const about = verdict.miss?.subject === undefined ? '' : ` (${verdict.miss.subject})`
-    const detail: CheckDetail = { exchange }
+    const detail: CheckDetail = { exchange, rule: verdict.fact.id }
     if (verdict.miss !== undefined) {
       detail.expected = verdict.miss.expected
       detail.actual = verdict.miss.actual
@@ -362,7 +365,14 @@ export class ScenarioContext {
   // ---------------------------------------------------------------- checks
 
   #record(level: Level, clause: string, message: string, detail: CheckDetail = {}): void {
-    const finding: Finding = { level, clause, ref: refOf(clause), message }
+    const finding: Finding = {
+      rule: detail.rule ?? derivedRule(clause, message, this.run.runId),
+      level,
+      clause,
+      ref: refOf(clause),
+      message,
+    }
+    if (detail.exchange?.operationId !== undefined) finding.operationId = detail.exchange.operationId
     if ('expected' in detail) finding.expected = show(detail.expected)
     if ('actual' in detail) finding.actual = show(detail.actual)
     if (detail.exchange !== undefined) {
@@ -445,6 +455,11 @@ export class ScenarioContext {
       actual: exchange.status,
       exchange,
     })
+  }
+
+  /** Whether the table of facts judged this exchange already (a scenario then does not repeat its generic checks). */
+  judged(exchange: Exchange): boolean {
+    return this.#observed.has(exchange)
   }
 
   /** The body is JSON with `Content-Type: application/json` (checked once: the observer's json.body fact, when it judged the exchange). */

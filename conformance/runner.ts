@@ -20,6 +20,7 @@ import {
   type RunState,
 } from './context.js'
 import { Pacer } from './pacer.js'
+import { problemsOf } from './report/problems.js'
 import { randomSeed, Rng } from './random.js'
 import { SCENARIOS } from './scenarios/index.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from './target.js'
@@ -352,6 +353,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       summary,
+      problems: problemsOf(ordered),
       scenarios: ordered,
       coverage: coverage(ordered, candidates, run, exercisedBy),
       createdProjects: [...run.created].sort(),

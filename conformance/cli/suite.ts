@@ -9,7 +9,7 @@ import { Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
 import { baselineOf, parseBaseline, type Baseline } from '../baseline.js'
-import { scenarioLine, summaryText } from '../report/human.js'
+import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import { COMMANDS } from './commands.js'
@@ -40,6 +40,7 @@ export function conformanceCommand(): Command {
   for (const option of REPORTERS.options()) command.addOption(option)
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
   return command
+    .option('--verbose', 'the human report lists every finding of every scenario, and every project the run created')
     .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
     .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
     .addHelpText(
@@ -70,6 +71,7 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   jobTimeout: number
   expectedFailures?: string
   writeBaseline?: string
+  verbose?: boolean
 }
 
 /** Runs the suite; resolves to the exit code. */
@@ -91,7 +93,6 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
   }
   const streams = reportStreams(reporter, io)
   const human = streams.lines
-  let emulatorSkipped = 0
   const options: ConformanceOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
@@ -108,20 +109,10 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
           : `${target.kind} emulator (${target.baseUrl})`
       human(`${NAME} ${VERSION} · ${what} · seed ${seed} · run ${runId} · ${scenarios} scenarios\n\n`)
     },
-    onScenario: (result) => {
-      // Against a deployment, the emulator checks are one line, not fourteen.
-      if (result.kind === 'emulator' && result.outcome === 'skip' && result.skip?.kind === 'emulator-only') {
-        emulatorSkipped += 1
-        return
-      }
-      human(`${scenarioLine(result)}\n`)
-    },
   }
   try {
     const report = await runConformance(options)
-    if (emulatorSkipped > 0)
-      human(`- ${emulatorSkipped} emulator checks not applicable: the target is not the emulator (they check its own choices)\n`)
-    human(`${summaryText(report)}\n`)
+    human(humanReport(report, { verbose: flags.verbose === true }))
     if (reporter !== undefined && reporter.name !== 'human') {
       // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
       const problem = streams.report(reporter.name === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report))
