@@ -11,7 +11,7 @@ import { refOf } from './reference.js'
 import { summarize } from './report/exchange.js'
 import { derivedRule } from './report/problems.js'
 import { type Actor, Actors, credentialOf } from './actors.js'
-import { curlCommand, type Credential } from './curl.js'
+import { curlCommand, type Credential, KEY_VARIABLES } from './curl.js'
 import { shown, same } from './facts/compare.js'
 import { prefixOf } from './facts/model.js'
 import { observedFrom } from './facts/observed.js'
@@ -56,6 +56,26 @@ export interface RunState {
   requests: number
   /** Told of every check a scenario makes, passed or not. */
   onCheck?: (check: CheckRecord) => void
+  /**
+   * Every key the run acted with, by value: the ones the kit made through a
+   * control plane (for `--write-keys`) and the ones it was given. No report
+   * may contain any of them (`scrubSecrets`).
+   */
+  keys?: Map<string, RunKey>
+}
+
+/** A key a run acted with: who made it, for which scenario, and how a report names it. */
+export interface RunKey {
+  key: string
+  keyId?: string
+  /** What it is for, in words ("main", "other team"). */
+  label: string
+  /** The variable a report's curls read it from (`PRESENTATION_API_KEY`, …). */
+  variable: string
+  /** True when the kit made it through the control plane (no flag gave it). */
+  madeByKit: boolean
+  /** The first scenario that acted with it. */
+  scenario: string
 }
 
 /** One check as a run makes it: which scenario, the clause, the message, and whether it held. */
@@ -118,6 +138,25 @@ export class ScenarioContext {
     this.actors = new Actors(run.target, {
       control: () => this.control,
       name: (purpose) => this.name(purpose),
+      remember: (actor, madeByKit) => {
+        if (run.keys !== undefined && !run.keys.has(actor.key))
+          run.keys.set(actor.key, {
+            key: actor.key,
+            ...(actor.keyId === undefined ? {} : { keyId: actor.keyId }),
+            label: actor.label,
+            variable: KEY_VARIABLES[actor.role === undefined || actor.role === 'fixture' ? 'extra' : actor.role],
+            madeByKit,
+            scenario: scenario.id,
+          })
+      },
+      keyInfo: (key) =>
+        this.shared(`key-info:${key}`, async () => {
+          const state = (await this.target.control?.getState()) as
+            | { apiKeys?: Array<{ id: string; key: string; userId: string; teamId: string }> }
+            | undefined
+          const found = state?.apiKeys?.find((k) => k.key === key)
+          return found === undefined ? undefined : { keyId: found.id, userId: found.userId, teamId: found.teamId }
+        }),
       // The observer learns the service prefix from the main key, and which keys are revoked.
       onKey: (role, key) => {
         if (role === 'main' && this.#observer !== undefined) this.#observer.settings.prefix ??= prefixOf(key)
@@ -128,7 +167,7 @@ export class ScenarioContext {
       const target = run.target
       // A list walk is judged whole (no repeats, every project listed) only where nothing else
       // writes meanwhile: a fresh account of its own, or the phases that run alone.
-      const quiet = target.control !== undefined || scenario.phase === 'quiet' || scenario.phase === 'last'
+      const quiet = target.isolated || scenario.phase === 'quiet' || scenario.phase === 'last'
       this.#observer = new Observer({
         prefix: target.keys.main === undefined ? undefined : prefixOf(target.keys.main),
         isolated: (a, b) => {

@@ -17,8 +17,10 @@ import {
   ScenarioContext,
   SkipScenario,
   unmetReason,
+  type RunKey,
   type RunState,
 } from './context.js'
+import { scrubSecrets } from './curl.js'
 import { Pacer } from './pacer.js'
 import { problemsOf } from './report/problems.js'
 import { randomSeed, Rng } from './random.js'
@@ -46,6 +48,11 @@ export interface ConformanceOptions extends TargetOptions {
   onStart?: (info: { runId: string; seed: number; target: Report['target']; scenarios: number }) => void
   /** Called as each scenario ends. */
   onScenario?: (result: ScenarioResult) => void
+  /**
+   * Called once the run ends, with the keys the kit made through a control
+   * plane (their values: for `--write-keys`, never for a report).
+   */
+  onKeys?: (keys: RunKey[]) => void
   /** Called for every check a scenario makes, passed or not (the clause list's test holds each item to one). */
   onCheck?: (check: CheckRecord) => void
 }
@@ -258,6 +265,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
       shared: new Map(),
       requests: 0,
+      keys: new Map(),
       ...(options.onCheck === undefined ? {} : { onCheck: options.onCheck }),
     }
     const targetInfo: Report['target'] = {
@@ -299,7 +307,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         })
       }
     }
-    const isolated = target.control !== undefined
+    const isolated = target.isolated
     const concurrency = options.concurrency ?? (isolated ? 6 : 3)
     const phase = (s: Scenario) => s.phase ?? 'any'
     const exercisedBy = new Map<string, Set<string>>()
@@ -345,20 +353,26 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     // Whether the flags left most of what could run here unrun (emulator-only checks do not count).
     const couldRun = summary.total - summary.emulatorOnly
     const skippedHere = summary.skipped - summary.emulatorOnly
-    return {
-      format: REPORT_FORMAT,
-      runId,
-      seed,
-      target: targetInfo,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      summary,
-      problems: problemsOf(ordered),
-      scenarios: ordered,
-      coverage: coverage(ordered, candidates, run, exercisedBy),
-      createdProjects: [...run.created].sort(),
-      mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
-    }
+    // No format may hold a key the run used or the admin token: every report is made from this one, scrubbed.
+    const secrets = [...Object.values(target.keys), ...run.keys!.keys(), ...(options.adminToken === undefined ? [] : [options.adminToken])]
+    options.onKeys?.([...run.keys!.values()].filter((k) => k.madeByKit))
+    return scrubSecrets(
+      {
+        format: REPORT_FORMAT,
+        runId,
+        seed,
+        target: targetInfo,
+        startedAt: new Date(started).toISOString(),
+        durationMs: Date.now() - started,
+        summary,
+        problems: problemsOf(ordered),
+        scenarios: ordered,
+        coverage: coverage(ordered, candidates, run, exercisedBy),
+        createdProjects: [...run.created].sort(),
+        mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
+      } satisfies Report,
+      secrets.filter((k): k is string => k !== undefined),
+    )
   } finally {
     await target.close()
   }

@@ -4,14 +4,16 @@
  * emulator it starts over HTTP (`--target http`), or a deployment
  * (`--base-url` and `--api-key`).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
 import { baselineOf, parseBaseline, type Baseline } from '../baseline.js'
+import { keyHint } from '../curl.js'
 import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
+import type { RunKey } from '../context.js'
 import { COMMANDS } from './commands.js'
 import { addTargetOptions, exitCodesHelp, integer, type Io, pattern, shard, type TargetFlags } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
@@ -40,6 +42,10 @@ export function conformanceCommand(): Command {
   for (const option of REPORTERS.options()) command.addOption(option)
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
   return command
+    .option(
+      '--write-keys <file>',
+      'write export lines for the keys the kit made through a control plane (mode 0600), so the printed curls run',
+    )
     .option('--verbose', 'the human report lists every finding of every scenario, and every project the run created')
     .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
     .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
@@ -72,12 +78,21 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   expectedFailures?: string
   writeBaseline?: string
   verbose?: boolean
+  writeKeys?: string
 }
 
 /** Runs the suite; resolves to the exit code. */
 export async function suiteMain(argv: readonly string[], io: Io): Promise<number> {
   const start = startTargetCommand<Flags, 'human' | 'json' | 'junit'>(
-    { name: NAME, command: conformanceCommand(), reporters: REPORTERS, files: (flags) => [['--write-baseline', flags.writeBaseline]] },
+    {
+      name: NAME,
+      command: conformanceCommand(),
+      reporters: REPORTERS,
+      files: (flags) => [
+        ['--write-baseline', flags.writeBaseline],
+        ['--write-keys', flags.writeKeys],
+      ],
+    },
     argv,
     io,
   )
@@ -93,6 +108,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
   }
   const streams = reportStreams(reporter, io)
   const human = streams.lines
+  let made: RunKey[] = []
   const options: ConformanceOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
@@ -102,6 +118,9 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
+    onKeys: (keys) => {
+      made = keys
+    },
     onStart: ({ runId, seed, target, scenarios }) => {
       const what =
         target.kind === 'deployment'
@@ -126,6 +145,14 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
       }
       human(`baseline written to ${flags.writeBaseline}\n`)
     }
+    if (flags.writeKeys !== undefined) {
+      try {
+        writeKeysFile(flags.writeKeys, keysFileText(made, report.runId))
+      } catch (error) {
+        return fail(`--write-keys: could not write ${flags.writeKeys}: ${(error as Error).message}`)
+      }
+      human(`${made.length} key${made.length === 1 ? '' : 's'} the kit made written to ${flags.writeKeys} (mode 0600)\n`)
+    }
     const code = exitCodeOf(report)
     if (code === EXIT.usage) io.err(`${NAME}: no scenario was able to run\n`)
     return code
@@ -133,4 +160,33 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     if (error instanceof ConfigurationError) return fail(error.message)
     throw error
   }
+}
+
+/**
+ * The `--write-keys` file: for each key the kit made, a comment naming it as
+ * the reports do (its label, scenario, id and first characters) and an
+ * `export` of its value under a variable of its own; a report's curl reads
+ * the role's variable, which the comment says how to set.
+ */
+export function keysFileText(keys: readonly RunKey[], runId: string): string {
+  const lines = [
+    `# Keys presentation-conformance made through the control plane in run ${runId}.`,
+    '# Source this file, then set the variable a curl reads from the key its report names, e.g.',
+    '#   export PRESENTATION_API_KEY="$PRESENTATION_KEY_<ID>"',
+  ]
+  for (const key of keys) {
+    const name = `PRESENTATION_KEY_${(key.keyId ?? key.key.slice(-8)).toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
+    lines.push(
+      '',
+      `# ${key.label} of ${key.scenario}: ${keyHint(key.key, key.keyId)}; its curls read $${key.variable}`,
+      `export ${name}='${key.key.replace(/'/g, `'\\''`)}'`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** Writes `text` to `file`, readable by its owner only (an existing file is narrowed too). */
+function writeKeysFile(file: string, text: string): void {
+  writeFileSync(file, text, { mode: 0o600 })
+  chmodSync(file, 0o600)
 }

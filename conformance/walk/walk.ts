@@ -304,6 +304,7 @@ async function startOracle(): Promise<Target> {
     seededWorld: false,
     allowWrites: true,
     allowGeneration: true,
+    isolated: true,
     pace: false,
     clock: {
       now: async () => Date.parse((await control.clock()).now),

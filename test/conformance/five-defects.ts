@@ -9,6 +9,7 @@
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type { PresentationEmulator } from '../../src/index.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
+import type { TestHooks } from '../support/test-hooks.js'
 
 const decoder = new TextDecoder()
 const encoder = new TextEncoder()
@@ -39,57 +40,57 @@ export const FIVE_DEFECTS = [
   { name: 'showBrandLogo dropped from the config', problem: /showBrandLogo/ },
 ] as const
 
+/** The five defects as test hooks (`createHookedEmulator`). */
+export const fiveDefectHooks: TestHooks = {
+  transformRequest: ({ request, operationId }) => {
+    if (operationId === 'listProjects' || operationId === 'listTemplates') {
+      // limit=N is read as N+1.
+      const query = request.query.replace(/(^|&)limit=(\d+)/, (all, lead: string, n: string) =>
+        Number(n) >= 1 && Number(n) < 100 ? `${lead}limit=${Number(n) + 1}` : all,
+      )
+      return { ...request, query }
+    }
+    if (operationId === 'updateProjectConfig') {
+      const body = bodyOf(request)
+      const config = body?.config as Record<string, unknown> | undefined
+      if (config !== undefined && typeof config === 'object' && config !== null && 'showBrandLogo' in config) {
+        const { showBrandLogo: _dropped, ...rest } = config
+        return { ...request, body: encoder.encode(JSON.stringify({ ...body, config: rest })) }
+      }
+    }
+    return request
+  },
+  transformResponse: ({ request, operationId }, response) => {
+    if (operationId === 'renameProject' && response.status === 200) {
+      const name = bodyOf(request)?.name
+      if (typeof name === 'string' && name.length > 100)
+        return {
+          ...response,
+          status: 400,
+          headers: { ...response.headers, 'x-service-error-code': 'VALIDATION_ERROR' },
+          body: JSON.stringify({ error: 'name: at most 100 characters' }),
+        }
+    }
+    if (response.status === 402) return { ...response, status: 403 }
+    if (response.status === 404) {
+      const { 'x-service-error-code': _code, ...headers } = response.headers
+      return { ...response, headers, body: '' }
+    }
+    if ((operationId === 'getProjectConfig' || operationId === 'updateProjectConfig') && response.status === 200) {
+      const json = jsonOf(response)
+      const config = json?.config as Record<string, unknown> | undefined
+      if (config !== undefined && 'showBrandLogo' in config) {
+        const { showBrandLogo: _dropped, ...rest } = config
+        return { ...response, body: JSON.stringify({ ...json, config: rest }) }
+      }
+    }
+    return response
+  },
+}
+
 /** The emulator with the five defects (manual clock, the spec's rate limit). */
 export function fiveDefectServer(): PresentationEmulator {
-  return createHookedEmulator(
-    { clock: 'manual', rateLimit: 50, onError: () => undefined },
-    {
-      transformRequest: ({ request, operationId }) => {
-        if (operationId === 'listProjects' || operationId === 'listTemplates') {
-          // limit=N is read as N+1.
-          const query = request.query.replace(/(^|&)limit=(\d+)/, (all, lead: string, n: string) =>
-            Number(n) >= 1 && Number(n) < 100 ? `${lead}limit=${Number(n) + 1}` : all,
-          )
-          return { ...request, query }
-        }
-        if (operationId === 'updateProjectConfig') {
-          const body = bodyOf(request)
-          const config = body?.config as Record<string, unknown> | undefined
-          if (config !== undefined && typeof config === 'object' && config !== null && 'showBrandLogo' in config) {
-            const { showBrandLogo: _dropped, ...rest } = config
-            return { ...request, body: encoder.encode(JSON.stringify({ ...body, config: rest })) }
-          }
-        }
-        return request
-      },
-      transformResponse: ({ request, operationId }, response) => {
-        if (operationId === 'renameProject' && response.status === 200) {
-          const name = bodyOf(request)?.name
-          if (typeof name === 'string' && name.length > 100)
-            return {
-              ...response,
-              status: 400,
-              headers: { ...response.headers, 'x-service-error-code': 'VALIDATION_ERROR' },
-              body: JSON.stringify({ error: 'name: at most 100 characters' }),
-            }
-        }
-        if (response.status === 402) return { ...response, status: 403 }
-        if (response.status === 404) {
-          const { 'x-service-error-code': _code, ...headers } = response.headers
-          return { ...response, headers, body: '' }
-        }
-        if ((operationId === 'getProjectConfig' || operationId === 'updateProjectConfig') && response.status === 200) {
-          const json = jsonOf(response)
-          const config = json?.config as Record<string, unknown> | undefined
-          if (config !== undefined && 'showBrandLogo' in config) {
-            const { showBrandLogo: _dropped, ...rest } = config
-            return { ...response, body: JSON.stringify({ ...json, config: rest }) }
-          }
-        }
-        return response
-      },
-    },
-  )
+  return createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, fiveDefectHooks)
 }
 
 /** The keys a deployment's person would pass against it: the emulator's fixture keys. */
