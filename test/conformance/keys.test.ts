@@ -20,7 +20,7 @@ const ADMIN = 'admin-token-s3cr3t-4f9a'
 const MAIN = 'pres_test_alice_acme'
 
 /** Every format the suite writes, for one report. */
-export function everyFormat(report: Report): Record<string, string> {
+function everyFormat(report: Report): Record<string, string> {
   return {
     human: humanReport(report),
     verbose: humanReport(report, { verbose: true }),
