@@ -23,7 +23,7 @@ import {
 import { scrubSecrets } from './curl.js'
 import { Pacer } from './pacer.js'
 import { problemsOf } from './report/problems.js'
-import { randomSeed, Rng } from './random.js'
+import { newRunId, RUN_ID, randomSeed, Rng } from './random.js'
 import { SCENARIOS } from './scenarios/index.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from './target.js'
 import { EXIT, type ExitCode } from '../src/cli/exit-codes.js'
@@ -32,6 +32,8 @@ import { REPORT_FORMAT, type CoverageRow, type Need, type Report, type ScenarioR
 export interface ConformanceOptions extends TargetOptions {
   /** Seed of generated inputs (names, missing ids); printed, so a run can be replayed. */
   seed?: number
+  /** The run's id, which starts every name it creates: fresh for every run unless given (a replay that must reuse names). */
+  runId?: string
   /** Only scenarios whose id or title matches. */
   grep?: string | RegExp
   /** Only the `index`-th of `count` shards (1-based), for spreading a run over CI machines. */
@@ -249,7 +251,8 @@ function coverage(
 export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
   const seed = options.seed ?? randomSeed()
   const rng = new Rng(seed)
-  const runId = rng.fork('run-id').token(6)
+  const runId = options.runId ?? newRunId()
+  if (!RUN_ID.test(runId)) throw new ConfigurationError(`--run-id must be 1 to 12 characters of a-z and 0-9, got ${runId}`)
   const started = Date.now()
   const candidates = selectScenarios(options.scenarios ?? SCENARIOS, options.grep, options.shard)
   const target = await resolveTarget(options)

@@ -15,7 +15,7 @@ import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
 import { COMMANDS } from './commands.js'
-import { addTargetOptions, exitCodesHelp, integer, type Io, pattern, shard, type TargetFlags } from './options.js'
+import { addTargetOptions, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
@@ -31,6 +31,12 @@ export function conformanceCommand(): Command {
   )
     .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
     .addOption(new Option('--seed <n>', 'seed of generated inputs (printed at the start)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
+    .addOption(
+      new Option(
+        '--run-id <id>',
+        'the run’s id, which starts the names of what it creates (default: fresh for every run, whatever the seed)',
+      ).argParser(runId),
+    )
     .addOption(new Option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)').argParser(pattern))
     .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
     .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
@@ -71,6 +77,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.describe}`).join('\n')}`,
 interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   emulatorChecks: boolean
   seed?: number
+  runId?: string
   grep?: string
   shard?: { index: number; count: number }
   concurrency?: number
@@ -112,6 +119,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
   const options: ConformanceOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.runId === undefined ? {} : { runId: flags.runId }),
     ...(flags.grep === undefined ? {} : { grep: flags.grep }),
     ...(flags.shard === undefined ? {} : { shard: flags.shard }),
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),

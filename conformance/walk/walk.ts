@@ -19,7 +19,7 @@ import type { Actor } from '../actors.js'
 import { type RunState, type Scenario, ScenarioContext } from '../context.js'
 import { type Credential, curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { Pacer } from '../pacer.js'
-import { Rng, randomSeed } from '../random.js'
+import { newRunId, RUN_ID, Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary } from '../types.js'
 import { type Handle, type Observation, type Resolved, Side } from './sides.js'
@@ -42,6 +42,8 @@ export interface WalkOptions extends TargetOptions {
   /** The longest sequence. Default 30. */
   steps?: number
   seed?: number
+  /** The walk's run id (default: fresh for every walk). */
+  runId?: string
   /** An upper bound: stop starting new runs after this long (ms). Default 5 minutes. */
   timeBudgetMs?: number
   /** Generations the whole walk may start (with `allowGeneration`). Default 2, however many runs. */
@@ -52,6 +54,8 @@ export interface WalkOptions extends TargetOptions {
   replay?: WalkStep[]
   /** Called as each run starts, with how many have started. */
   onRun?: (started: number) => void
+  /** Called once the target answered, before the first run: the walk's seed and run id (printed at the start). */
+  onStart?: (info: { seed: number; runId: string }) => void
   /** Called after every step the walk runs (shrinking's replays included), with what held and what did not. */
   onStep?: (record: StepRecord) => void
 }
@@ -652,12 +656,15 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const started = Date.now()
   const settings = settingsOf(options)
   const rng = new Rng(settings.seed)
-  const runId = rng.fork('walk').token(6)
+  // Fresh per walk, seed or not: the seed fixes the sequences, not the names (two walks never collide).
+  const runId = options.runId ?? newRunId()
+  if (!RUN_ID.test(runId)) throw new ConfigurationError(`--run-id must be 1 to 12 characters of a-z and 0-9, got ${runId}`)
   // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
   const target = await resolveTarget({ ownRateLimit: 0, ...options })
   const oracle = await startOracle()
   try {
     await preflight(target)
+    options.onStart?.({ seed: settings.seed, runId })
     const walk = new Walk(started, options, settings, runId, rng, target, oracle)
     if (options.replay !== undefined) {
       const run = await walk.replay(options.replay)
