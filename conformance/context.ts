@@ -56,6 +56,8 @@ export interface RunState {
   requests: number
   /** Told of every check a scenario makes, passed or not. */
   onCheck?: (check: CheckRecord) => void
+  /** Generation jobs the run started that it has not seen finish (a run cut short lists them). */
+  jobs?: Set<string>
   /**
    * Every key the run acted with, by value: the ones the kit made through a
    * control plane (for `--write-keys`) and the ones it was given. No report
@@ -360,6 +362,12 @@ export class ScenarioContext {
         this.rateLimitWaitMs += wait
         await this.target.clock.sleep(wait)
         continue
+      }
+      if (this.run.jobs !== undefined && response.status === 200) {
+        const job = json as { jobId?: unknown; status?: unknown } | undefined
+        if (request.operationId === 'generateProject' && typeof job?.jobId === 'string') this.run.jobs.add(job.jobId)
+        if (request.operationId === 'getJobStatus' && typeof job?.jobId === 'string' && job.status !== 'processing')
+          this.run.jobs.delete(job.jobId)
       }
       if (request.operationId !== undefined) {
         this.run.exercised.add(`${request.operationId} ${response.status}`)

@@ -21,6 +21,7 @@ import {
   type RunState,
 } from './context.js'
 import { scrubSecrets } from './curl.js'
+import { Budget, BudgetExhausted } from './budget.js'
 import { Pacer } from './pacer.js'
 import { problemsOf } from './report/problems.js'
 import { newRunId, RUN_ID, randomSeed, Rng } from './random.js'
@@ -46,6 +47,16 @@ export interface ConformanceOptions extends TargetOptions {
   expectedFailures?: Baseline
   /** The scenarios to run (default: all of the kit's). */
   scenarios?: readonly Scenario[]
+  /**
+   * A bound on the whole run (ms), from the start to the report: no scenario
+   * starts after it, and a wait (a job, the rate limit) ends at it. The
+   * report then says it was cut short (`cutShort`).
+   */
+  timeBudgetMs?: number
+  /** The clock the budget is read on (default: wall time); a test passes a fake one. */
+  budgetClock?: () => number
+  /** Called as each scenario starts. */
+  onScenarioStart?: (scenario: { id: string; title: string }) => void
   /** Called once the target is resolved, before any scenario runs. */
   onStart?: (info: { runId: string; seed: number; target: Report['target']; scenarios: number }) => void
   /** Called as each scenario ends. */
@@ -149,6 +160,12 @@ export function noFlagRuns(skip: Skip | undefined): boolean {
   return skip?.kind === 'emulator-only' || skip?.kind === 'kit-started-only'
 }
 
+/** A budget in words: `90 s`, `2 min`. */
+export function seconds(ms: number | undefined): string {
+  if (ms === undefined) return 'none'
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`
+}
+
 /** Runs `tasks` with at most `limit` at once. */
 async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0
@@ -158,12 +175,33 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
   await Promise.all(workers)
 }
 
-async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: Map<string, Set<string>>): Promise<ScenarioResult> {
+async function runOne(
+  run: RunState,
+  scenario: Scenario,
+  rng: Rng,
+  exercisedBy: Map<string, Set<string>>,
+  budget: Budget,
+): Promise<ScenarioResult> {
+  if (budget.expired)
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      kind: scenario.kind,
+      outcome: 'skip',
+      reason: `not run: the time budget (${seconds(budget.ms)}) ran out before it started`,
+      skip: { kind: 'cut-short' },
+      durationMs: 0,
+      checks: 0,
+      failures: [],
+      warnings: [],
+      notes: [],
+    }
   const started = performance.now()
   const ctx = new ScenarioContext(run, scenario, rng.fork(scenario.id))
   let outcome: ScenarioResult['outcome'] = 'pass'
   let reason: string | undefined
   let skip: Skip | undefined
+  let cut = false
   try {
     await scenario.run(ctx)
   } catch (error) {
@@ -171,6 +209,10 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
       outcome = 'skip'
       reason = error.message
       skip = { kind: 'not-applicable' }
+    } else if (error instanceof BudgetExhausted) {
+      // Stopped midway: what it checked is kept; without a failure it says it did not finish.
+      cut = true
+      ctx.note(`cut short: the time budget (${seconds(budget.ms)}) ran out while it ran`)
     } else if (error instanceof AbortScenario) {
       if (ctx.failures.length === 0) ctx.must('Conformance kit', error.message, false)
       ctx.note(`stopped: ${error.message}`)
@@ -184,6 +226,11 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
     ctx.note(`could not rename what the scenario created: ${(error as Error).message}`)
   }
   if (outcome !== 'skip' && ctx.failures.length > 0) outcome = 'fail'
+  else if (cut && outcome === 'pass') {
+    outcome = 'skip'
+    reason = `cut short: the time budget (${seconds(budget.ms)}) ran out while it ran, after ${ctx.checks} checks`
+    skip = { kind: 'cut-short' }
+  }
   for (const pair of ctx.exercised) {
     const by = exercisedBy.get(pair) ?? new Set<string>()
     by.add(scenario.id)
@@ -255,7 +302,9 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   if (!RUN_ID.test(runId)) throw new ConfigurationError(`--run-id must be 1 to 12 characters of a-z and 0-9, got ${runId}`)
   const started = Date.now()
   const candidates = selectScenarios(options.scenarios ?? SCENARIOS, options.grep, options.shard)
+  const budget = new Budget(options.timeBudgetMs, options.budgetClock ?? Date.now)
   const target = await resolveTarget(options)
+  target.clock = budget.bound(target.clock)
   try {
     const pacer = new Pacer(target.clock, target.pace)
     await preflight(target, pacer)
@@ -269,6 +318,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       shared: new Map(),
       requests: 0,
       keys: new Map(),
+      jobs: new Set(),
       ...(options.onCheck === undefined ? {} : { onCheck: options.onCheck }),
     }
     const targetInfo: Report['target'] = {
@@ -314,7 +364,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     const concurrency = options.concurrency ?? (isolated ? 6 : 3)
     const phase = (s: Scenario) => s.phase ?? 'any'
     const exercisedBy = new Map<string, Set<string>>()
-    const exec = (scenario: Scenario) => runOne(run, scenario, rng, exercisedBy).then(finish)
+    const exec = (scenario: Scenario) => {
+      if (!budget.expired) options.onScenarioStart?.({ id: scenario.id, title: scenario.title })
+      return runOne(run, scenario, rng, exercisedBy, budget).then(finish)
+    }
     if (isolated) {
       // Every scenario has accounts of its own: run all but the last ones together.
       await pool(
@@ -373,6 +426,16 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         coverage: coverage(ordered, candidates, run, exercisedBy),
         createdProjects: [...run.created].sort(),
         mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
+        ...(budget.cutShort
+          ? {
+              cutShort: {
+                budgetMs: budget.ms!,
+                stopped: ordered.filter((r) => r.notes.some((n) => n.startsWith('cut short:'))).map((r) => r.id),
+                notRun: ordered.filter((r) => r.skip?.kind === 'cut-short' && r.reason?.startsWith('not run')).map((r) => r.id),
+                leftBehind: { projects: [...run.created].sort(), jobs: [...run.jobs!].sort() },
+              },
+            }
+          : {}),
       } satisfies Report,
       secrets.filter((k): k is string => k !== undefined),
     )
@@ -381,8 +444,10 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   }
 }
 
-/** The exit code of a run (`EXIT`): 0 all passed, 1 a failure or a stale baseline entry, 2 nothing could run. */
+/** The exit code of a run (`EXIT`): 0 all passed, 1 a failure, a stale baseline entry or a run cut short by its budget, 2 nothing could run. */
 export function exitCodeOf(report: Report): ExitCode {
+  // A run its budget cut short did not check what it was asked to: it does not pass.
+  if (report.cutShort !== undefined) return EXIT.findings
   if (report.summary.total === report.summary.skipped) return EXIT.usage
   return report.summary.failed + report.summary.stale > 0 ? EXIT.findings : EXIT.ok
 }

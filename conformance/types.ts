@@ -141,10 +141,12 @@ export interface StepResult {
  *   started, which this target is not;
  * - `needs`: the target does not meet `needs`, which flags can meet
  *   (`--allow-writes`, a key, a control plane);
- * - `not-applicable`: the scenario found, as it ran, that it does not apply.
+ * - `not-applicable`: the scenario found, as it ran, that it does not apply;
+ * - `cut-short`: the run's time budget (`--time-budget`) ran out before it
+ *   started, or while it ran (what it checked until then is kept).
  */
 export interface Skip {
-  kind: 'emulator-only' | 'kit-started-only' | 'needs' | 'not-applicable'
+  kind: 'emulator-only' | 'kit-started-only' | 'needs' | 'not-applicable' | 'cut-short'
   /** The needs the target did not meet (all but `not-applicable`). */
   needs?: Need[]
 }
@@ -216,6 +218,23 @@ export interface Report {
   createdProjects: string[]
   /** True when most scenarios that could run against this target were skipped (for want of flags): the run proves little. */
   mostlySkipped: boolean
+  /**
+   * Present when the time budget (`--time-budget`) ran out: the scenarios it
+   * stopped midway and those it never started, and what the run left behind
+   * on the target (projects it created, jobs still processing when it stopped).
+   */
+  cutShort?: CutShort
+}
+
+/** What a run cut short by its time budget says of itself. */
+export interface CutShort {
+  budgetMs: number
+  /** Scenarios stopped while they ran. */
+  stopped: string[]
+  /** Scenarios never started. */
+  notRun: string[]
+  /** What the run left on the target: every project it created, and the jobs still processing when it stopped. */
+  leftBehind: { projects: string[]; jobs: string[] }
 }
 
 /** A plain-data request the kit sends (the client's raw request). */

@@ -15,7 +15,7 @@ import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
 import { COMMANDS } from './commands.js'
-import { addTargetOptions, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
+import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
@@ -40,6 +40,12 @@ export function conformanceCommand(): Command {
     .addOption(new Option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)').argParser(pattern))
     .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
     .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
+    .addOption(
+      new Option(
+        '--time-budget <duration>',
+        'a bound on the whole run (90s, 10m): no scenario starts after it and no wait runs past it; the report says it was cut short',
+      ).argParser(duration),
+    )
     .addOption(
       new Option('--job-timeout <seconds>', 'how long a generation job may stay processing')
         .default(600)
@@ -82,6 +88,7 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   shard?: { index: number; count: number }
   concurrency?: number
   jobTimeout: number
+  timeBudget?: number
   expectedFailures?: string
   writeBaseline?: string
   verbose?: boolean
@@ -126,6 +133,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
+    ...(flags.timeBudget === undefined ? {} : { timeBudgetMs: flags.timeBudget }),
     onKeys: (keys) => {
       made = keys
     },

@@ -136,9 +136,27 @@ export function problemDetailsText(report: Pick<Report, 'problems'>): string {
   return out.join('\n')
 }
 
+/** What a run cut short by its budget says, first: what it stopped, what it never started, what it left on the target. */
+export function cutShortText(report: Pick<Report, 'cutShort'>): string | undefined {
+  const cut = report.cutShort
+  if (cut === undefined) return undefined
+  const lines = [
+    `!!! Cut short: the time budget (${Math.round(cut.budgetMs / 100) / 10} s) ran out; ${cut.stopped.length} scenario(s) stopped midway, ${cut.notRun.length} never started.`,
+  ]
+  if (cut.stopped.length > 0) lines.push(`    stopped: ${cut.stopped.join(', ')}`)
+  if (cut.notRun.length > 0) lines.push(`    not run: ${cut.notRun.join(', ')}`)
+  const { projects, jobs } = cut.leftBehind
+  if (projects.length + jobs.length > 0)
+    lines.push(
+      `    left behind on the target: ${projects.length} project(s)${projects.length > 0 ? ` (${projects.slice(0, 5).join(', ')}${projects.length > 5 ? ', …' : ''})` : ''}, ${jobs.length} job(s) still processing${jobs.length > 0 ? ` (${jobs.join(', ')})` : ''}`,
+    )
+  return lines.join('\n')
+}
+
 /** The whole human report after the run: the problems first, then each scenario's line, then the details and the summary. */
 export function humanReport(report: Report, options: HumanOptions = {}): string {
-  const lines: string[] = [problemsText(report), '']
+  const cut = cutShortText(report)
+  const lines: string[] = [...(cut === undefined ? [] : [cut, '']), problemsText(report), '']
   let emulatorOnly = 0
   for (const result of report.scenarios) {
     if (result.kind === 'emulator' && result.outcome === 'skip' && result.skip?.kind === 'emulator-only') {

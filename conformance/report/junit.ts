@@ -8,7 +8,7 @@
  * did not run, with the reason. A baseline's expected failure ran: it is a
  * passed test case whose output says so.
  */
-import { findingText } from './human.js'
+import { cutShortText, findingText } from './human.js'
 import { collapse, whereText } from './problems.js'
 import type { Problem } from '../types.js'
 import type { Report, ScenarioResult } from '../types.js'
@@ -81,7 +81,7 @@ export function junitXml(report: Report): string {
       const failures = results.filter((r) => r.outcome === 'fail' || r.outcome === 'stale').length
       const skipped = results.filter((r) => r.outcome === 'skip').length
       const time = results.reduce((t, r) => t + r.durationMs, 0) / 1000
-      return `  <testsuite name="${kind === 'spec' ? 'spec checks' : 'emulator checks'}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}" timestamp="${report.startedAt.replace(/\.\d+Z$/, '')}">\n    <properties>\n      <property name="seed" value="${report.seed}"/>\n      <property name="runId" value="${escapeXml(report.runId)}"/>\n      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>\n    </properties>\n${results.map(testcase).join('\n')}\n  </testsuite>`
+      return `  <testsuite name="${kind === 'spec' ? 'spec checks' : 'emulator checks'}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}" timestamp="${report.startedAt.replace(/\.\d+Z$/, '')}">\n    <properties>\n      <property name="seed" value="${report.seed}"/>\n      <property name="runId" value="${escapeXml(report.runId)}"/>\n      <property name="target" value="${escapeXml(report.target.baseUrl)}"/>\n${report.cutShort === undefined ? '' : `      <property name="cutShort" value="${escapeXml(cutShortText(report)!)}"/>\n`}    </properties>\n${results.map(testcase).join('\n')}\n  </testsuite>`
     })
     .filter((suite) => suite !== '')
   const s = report.summary
