@@ -6,7 +6,7 @@
  * fresh accounts of its own.
  */
 import type { ControlClient } from '../src/client/index.js'
-import { type Credential, keyCredential, type KeyRole, literalCredential, NO_KEY } from './curl.js'
+import { type Credential, keyCredential, keyHint, type KeyRole, literalCredential, NO_KEY } from './curl.js'
 import type { Target } from './target.js'
 
 /** A key the kit acts with, and what it knows of its owner. */
@@ -32,6 +32,10 @@ export interface ActorsHost {
   name: (purpose: string) => string
   /** Told of the main key and of a revoked key the kit made (the scenario's observer learns from them). */
   onKey?: (role: 'main' | 'revoked', key: string) => void
+  /** Told of every key an actor acts with: made by the kit, or given by a flag. */
+  remember?: (actor: Actor, madeByKit: boolean) => void
+  /** With a control plane: the id, user and team of a key the run was given (the main key's, for scenarios that arrange things for its user). */
+  keyInfo?: (key: string) => Promise<{ keyId: string; userId: string; teamId: string } | undefined>
 }
 
 /** A scenario's actors: each made once, when first asked for. */
@@ -47,12 +51,25 @@ export class Actors {
 
   #actor(name: string, make: () => Promise<Actor>): Promise<Actor> {
     let actor = this.#made.get(name)
-    if (actor === undefined) this.#made.set(name, (actor = make()))
+    if (actor === undefined) {
+      actor = make().then((made) => {
+        this.host.remember?.(made, roleOf(this.target, made.key) === undefined)
+        return made
+      })
+      this.#made.set(name, actor)
+    }
     return actor
   }
 
   /** A fresh account (with a control plane): its own user, team, credits and rate-limit bucket. */
   async freshAccount(label: string, credits = 10): Promise<Actor> {
+    const actor = await this.#fresh(label, credits)
+    this.host.remember?.(actor, true)
+    return actor
+  }
+
+  /** A fresh account for one of the roles (remembered once its role is set, by `#actor`). */
+  async #fresh(label: string, credits = 10): Promise<Actor> {
     const account = await this.host.control().createAccount({ name: this.host.name(label).slice(0, 200), credits })
     return { key: account.apiKey, label, userId: account.userId, teamId: account.teamId, keyId: account.keyId }
   }
@@ -60,10 +77,13 @@ export class Actors {
   /** The main key: a fresh account per scenario with a control plane, else `--api-key`. */
   main(): Promise<Actor> {
     return this.#actor('main', async () => {
-      const actor: Actor =
-        this.target.control !== undefined
-          ? { ...(await this.freshAccount('main')), role: 'main' }
-          : { key: this.target.keys.main!, label: 'main key', role: 'main' }
+      const given = this.target.keys.main
+      let actor: Actor
+      if (given !== undefined) {
+        // The user's key, with or without a control plane; with one, its user and team are looked up there.
+        const info = this.target.control === undefined ? undefined : await this.host.keyInfo?.(given)
+        actor = { key: given, label: 'main key', role: 'main', ...(info ?? {}) }
+      } else actor = { ...(await this.#fresh('main')), role: 'main' }
       this.keys.main = actor.key
       this.host.onKey?.('main', actor.key)
       return actor
@@ -76,7 +96,7 @@ export class Actors {
       const actor: Actor =
         this.target.keys.other !== undefined
           ? { key: this.target.keys.other, label: 'other-team key', role: 'otherTeam' }
-          : { ...(await this.freshAccount('other team')), role: 'otherTeam' }
+          : { ...(await this.#fresh('other team')), role: 'otherTeam' }
       this.keys.other = actor.key
       return actor
     })
@@ -86,7 +106,7 @@ export class Actors {
   revokedKey(): Promise<Actor> {
     return this.#actor('revoked', async () => {
       if (this.target.keys.revoked !== undefined) return { key: this.target.keys.revoked, label: 'revoked key', role: 'revoked' }
-      const owner = await this.freshAccount('revoked')
+      const owner = await this.#fresh('revoked')
       const control = this.host.control()
       const key = await control.createKey({ userId: owner.userId!, name: 'to revoke' })
       await control.revokeKey(key.keyId)
@@ -100,7 +120,7 @@ export class Actors {
     return this.#actor('no-credits', async () =>
       this.target.keys.noCredits !== undefined
         ? { key: this.target.keys.noCredits, label: 'no-credits key', role: 'noCredits' }
-        : { ...(await this.freshAccount('no credits', 0)), role: 'noCredits' },
+        : { ...(await this.#fresh('no credits', 0)), role: 'noCredits' },
     )
   }
 }
@@ -137,7 +157,13 @@ export function credentialOf(target: Target, actor: Actor | null, key: string | 
       : literalCredential(authorization, 'a made-up Authorization header')
   }
   if (key === null) return NO_KEY
-  const role = actor !== null && actor.key === key ? (actor.role ?? roleOf(target, key)) : roleOf(target, key)
+  const own = actor !== null && actor.key === key
+  const role = own ? (actor.role ?? roleOf(target, key)) : roleOf(target, key)
   if (role === 'fixture') return literalCredential(`Bearer ${key}`, `the emulator’s fixture key ${key}`)
-  return keyCredential(role ?? 'extra', actor?.label, role !== undefined && role !== 'extra' && roleOf(target, key) === undefined)
+  return keyCredential(
+    role ?? 'extra',
+    actor?.label,
+    role !== undefined && role !== 'extra' && roleOf(target, key) === undefined,
+    keyHint(key, own ? actor.keyId : undefined),
+  )
 }

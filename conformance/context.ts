@@ -9,8 +9,9 @@ import { operations, type OperationSpec } from '../src/schemas/index.js'
 import { Clauses, endpoint } from './clauses.js'
 import { refOf } from './reference.js'
 import { summarize } from './report/exchange.js'
+import { derivedRule } from './report/problems.js'
 import { type Actor, Actors, credentialOf } from './actors.js'
-import { curlCommand, type Credential } from './curl.js'
+import { curlCommand, type Credential, KEY_VARIABLES } from './curl.js'
 import { shown, same } from './facts/compare.js'
 import { prefixOf } from './facts/model.js'
 import { observedFrom } from './facts/observed.js'
@@ -55,6 +56,28 @@ export interface RunState {
   requests: number
   /** Told of every check a scenario makes, passed or not. */
   onCheck?: (check: CheckRecord) => void
+  /** Generation jobs the run started that it has not seen finish (a run cut short lists them). */
+  jobs?: Set<string>
+  /**
+   * Every key the run acted with, by value: the ones the kit made through a
+   * control plane (for `--write-keys`) and the ones it was given. No report
+   * may contain any of them (`scrubSecrets`).
+   */
+  keys?: Map<string, RunKey>
+}
+
+/** A key a run acted with: who made it, for which scenario, and how a report names it. */
+export interface RunKey {
+  key: string
+  keyId?: string
+  /** What it is for, in words ("main", "other team"). */
+  label: string
+  /** The variable a report's curls read it from (`PRESENTATION_API_KEY`, …). */
+  variable: string
+  /** True when the kit made it through the control plane (no flag gave it). */
+  madeByKit: boolean
+  /** The first scenario that acted with it. */
+  scenario: string
 }
 
 /** One check as a run makes it: which scenario, the clause, the message, and whether it held. */
@@ -74,6 +97,8 @@ export class SkipScenario extends Error {}
 const show = (value: unknown) => shown(value)
 
 export interface CheckDetail {
+  /** The rule's stable id, when the check is one of the table of facts' rows (default: derived from the clause and message). */
+  rule?: string
   expected?: unknown
   actual?: unknown
   exchange?: Exchange
@@ -115,6 +140,25 @@ export class ScenarioContext {
     this.actors = new Actors(run.target, {
       control: () => this.control,
       name: (purpose) => this.name(purpose),
+      remember: (actor, madeByKit) => {
+        if (run.keys !== undefined && !run.keys.has(actor.key))
+          run.keys.set(actor.key, {
+            key: actor.key,
+            ...(actor.keyId === undefined ? {} : { keyId: actor.keyId }),
+            label: actor.label,
+            variable: KEY_VARIABLES[actor.role === undefined || actor.role === 'fixture' ? 'extra' : actor.role],
+            madeByKit,
+            scenario: scenario.id,
+          })
+      },
+      keyInfo: (key) =>
+        this.shared(`key-info:${key}`, async () => {
+          const state = (await this.target.control?.getState()) as
+            | { apiKeys?: Array<{ id: string; key: string; userId: string; teamId: string }> }
+            | undefined
+          const found = state?.apiKeys?.find((k) => k.key === key)
+          return found === undefined ? undefined : { keyId: found.id, userId: found.userId, teamId: found.teamId }
+        }),
       // The observer learns the service prefix from the main key, and which keys are revoked.
       onKey: (role, key) => {
         if (role === 'main' && this.#observer !== undefined) this.#observer.settings.prefix ??= prefixOf(key)
@@ -125,7 +169,7 @@ export class ScenarioContext {
       const target = run.target
       // A list walk is judged whole (no repeats, every project listed) only where nothing else
       // writes meanwhile: a fresh account of its own, or the phases that run alone.
-      const quiet = target.control !== undefined || scenario.phase === 'quiet' || scenario.phase === 'last'
+      const quiet = target.isolated || scenario.phase === 'quiet' || scenario.phase === 'last'
       this.#observer = new Observer({
         prefix: target.keys.main === undefined ? undefined : prefixOf(target.keys.main),
         isolated: (a, b) => {
@@ -148,7 +192,7 @@ export class ScenarioContext {
 
   #verdict(verdict: Verdict, exchange: Exchange): void {
     const about = verdict.miss?.subject === undefined ? '' : ` (${verdict.miss.subject})`
-    const detail: CheckDetail = { exchange }
+    const detail: CheckDetail = { exchange, rule: verdict.fact.id }
     if (verdict.miss !== undefined) {
       detail.expected = verdict.miss.expected
       detail.actual = verdict.miss.actual
@@ -319,6 +363,12 @@ export class ScenarioContext {
         await this.target.clock.sleep(wait)
         continue
       }
+      if (this.run.jobs !== undefined && response.status === 200) {
+        const job = json as { jobId?: unknown; status?: unknown } | undefined
+        if (request.operationId === 'generateProject' && typeof job?.jobId === 'string') this.run.jobs.add(job.jobId)
+        if (request.operationId === 'getJobStatus' && typeof job?.jobId === 'string' && job.status !== 'processing')
+          this.run.jobs.delete(job.jobId)
+      }
       if (request.operationId !== undefined) {
         this.run.exercised.add(`${request.operationId} ${response.status}`)
         if (!this.#tidying) this.exercised.add(`${request.operationId} ${response.status}`)
@@ -362,7 +412,14 @@ export class ScenarioContext {
   // ---------------------------------------------------------------- checks
 
   #record(level: Level, clause: string, message: string, detail: CheckDetail = {}): void {
-    const finding: Finding = { level, clause, ref: refOf(clause), message }
+    const finding: Finding = {
+      rule: detail.rule ?? derivedRule(clause, message, this.run.runId),
+      level,
+      clause,
+      ref: refOf(clause),
+      message,
+    }
+    if (detail.exchange?.operationId !== undefined) finding.operationId = detail.exchange.operationId
     if ('expected' in detail) finding.expected = show(detail.expected)
     if ('actual' in detail) finding.actual = show(detail.actual)
     if (detail.exchange !== undefined) {
@@ -445,6 +502,11 @@ export class ScenarioContext {
       actual: exchange.status,
       exchange,
     })
+  }
+
+  /** Whether the table of facts judged this exchange already (a scenario then does not repeat its generic checks). */
+  judged(exchange: Exchange): boolean {
+    return this.#observed.has(exchange)
   }
 
   /** The body is JSON with `Content-Type: application/json` (checked once: the observer's json.body fact, when it judged the exchange). */

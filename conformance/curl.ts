@@ -47,8 +47,8 @@ const literal = (text: string) => text.replace(/["\\$`]/g, (c) => `\\${c}`)
  * variable. `madeByKit`: the kit made the key through a control plane (no
  * flag gave it), which the report says instead of the flag.
  */
-export function keyCredential(role: KeyRole, label?: string, madeByKit = false): Credential {
-  const name =
+export function keyCredential(role: KeyRole, label?: string, madeByKit = false, hint?: string): Credential {
+  const base =
     role === 'extra'
       ? label === undefined
         ? KEY_ROLE_NAMES.extra
@@ -56,7 +56,43 @@ export function keyCredential(role: KeyRole, label?: string, madeByKit = false):
       : madeByKit
         ? KEY_ROLE_NAMES[role].replace(/\(--[a-z-]+\)$/, '(made by the kit through the control plane)')
         : KEY_ROLE_NAMES[role]
+  const name = hint === undefined ? base : `${base}: ${hint}`
   return { role: name, header: `"Authorization: Bearer $${KEY_VARIABLES[role]}"` }
+}
+
+/**
+ * Which key a reproduction needs, without giving it away: its id when known
+ * and its first characters (at most 8, and never more than a third of it),
+ * e.g. `key_k3x9q1 (pres_k3x…)`. A report may print this; never the key.
+ */
+export function keyHint(key: string, keyId?: string): string {
+  const shown = key.slice(0, Math.min(8, Math.floor(key.length / 3)))
+  return `${keyId === undefined ? '' : `${keyId} `}(${shown}…)`
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Takes every secret out of a value a report is made from (deeply: strings
+ * in arrays and objects): each key and token of `secrets` (and any value
+ * made from one by changing its last character or appending to it) becomes
+ * `<redacted>`. The last guard of every format: a server that echoes a key
+ * in an error body, a message that quotes a header, never reach a report.
+ */
+export function scrubSecrets<T>(value: T, secrets: Iterable<string>): T {
+  const patterns = [...new Set(secrets)]
+    .filter((secret) => secret.length >= 6)
+    .sort((a, b) => b.length - a.length)
+    .map((secret) => escapeRegExp(secret.slice(0, -1)))
+  if (patterns.length === 0) return value
+  const pattern = new RegExp(`(?:${patterns.join('|')})[^\\s"'<>&]*`, 'g')
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(pattern, '<redacted>')
+    if (Array.isArray(v)) return v.map(scrub)
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]))
+    return v
+  }
+  return scrub(value) as T
 }
 
 /** A request without a key. */

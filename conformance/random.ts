@@ -40,3 +40,17 @@ export class Rng {
 export function randomSeed(): number {
   return Math.floor(Math.random() * 2 ** 31)
 }
+
+/**
+ * A run's id: six characters of [a-z0-9], fresh for every run, seed or not.
+ * The seed fixes a run's inputs; the id names what it creates
+ * (`conformance-<run id> …`), so two runs with one seed never collide.
+ */
+export function newRunId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
+  const bytes = crypto.getRandomValues(new Uint8Array(6))
+  return [...bytes].map((b) => alphabet[b % alphabet.length]).join('')
+}
+
+/** What `--run-id` takes: 1 to 12 characters of [a-z0-9] (it starts every name the run creates). */
+export const RUN_ID = /^[a-z0-9]{1,12}$/

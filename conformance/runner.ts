@@ -17,10 +17,14 @@ import {
   ScenarioContext,
   SkipScenario,
   unmetReason,
+  type RunKey,
   type RunState,
 } from './context.js'
+import { scrubSecrets } from './curl.js'
+import { Budget, BudgetExhausted } from './budget.js'
 import { Pacer } from './pacer.js'
-import { randomSeed, Rng } from './random.js'
+import { problemsOf } from './report/problems.js'
+import { newRunId, RUN_ID, randomSeed, Rng } from './random.js'
 import { SCENARIOS } from './scenarios/index.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from './target.js'
 import { EXIT, type ExitCode } from '../src/cli/exit-codes.js'
@@ -29,6 +33,8 @@ import { REPORT_FORMAT, type CoverageRow, type Need, type Report, type ScenarioR
 export interface ConformanceOptions extends TargetOptions {
   /** Seed of generated inputs (names, missing ids); printed, so a run can be replayed. */
   seed?: number
+  /** The run's id, which starts every name it creates: fresh for every run unless given (a replay that must reuse names). */
+  runId?: string
   /** Only scenarios whose id or title matches. */
   grep?: string | RegExp
   /** Only the `index`-th of `count` shards (1-based), for spreading a run over CI machines. */
@@ -41,10 +47,25 @@ export interface ConformanceOptions extends TargetOptions {
   expectedFailures?: Baseline
   /** The scenarios to run (default: all of the kit's). */
   scenarios?: readonly Scenario[]
+  /**
+   * A bound on the whole run (ms), from the start to the report: no scenario
+   * starts after it, and a wait (a job, the rate limit) ends at it. The
+   * report then says it was cut short (`cutShort`).
+   */
+  timeBudgetMs?: number
+  /** The clock the budget is read on (default: wall time); a test passes a fake one. */
+  budgetClock?: () => number
+  /** Called as each scenario starts. */
+  onScenarioStart?: (scenario: { id: string; title: string }) => void
   /** Called once the target is resolved, before any scenario runs. */
   onStart?: (info: { runId: string; seed: number; target: Report['target']; scenarios: number }) => void
   /** Called as each scenario ends. */
   onScenario?: (result: ScenarioResult) => void
+  /**
+   * Called once the run ends, with the keys the kit made through a control
+   * plane (their values: for `--write-keys`, never for a report).
+   */
+  onKeys?: (keys: RunKey[]) => void
   /** Called for every check a scenario makes, passed or not (the clause list's test holds each item to one). */
   onCheck?: (check: CheckRecord) => void
 }
@@ -139,6 +160,12 @@ export function noFlagRuns(skip: Skip | undefined): boolean {
   return skip?.kind === 'emulator-only' || skip?.kind === 'kit-started-only'
 }
 
+/** A budget in words: `90 s`, `2 min`. */
+export function seconds(ms: number | undefined): string {
+  if (ms === undefined) return 'none'
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 100) / 10} s`
+}
+
 /** Runs `tasks` with at most `limit` at once. */
 async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0
@@ -148,12 +175,33 @@ async function pool<T>(items: readonly T[], limit: number, task: (item: T) => Pr
   await Promise.all(workers)
 }
 
-async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: Map<string, Set<string>>): Promise<ScenarioResult> {
+async function runOne(
+  run: RunState,
+  scenario: Scenario,
+  rng: Rng,
+  exercisedBy: Map<string, Set<string>>,
+  budget: Budget,
+): Promise<ScenarioResult> {
+  if (budget.expired)
+    return {
+      id: scenario.id,
+      title: scenario.title,
+      kind: scenario.kind,
+      outcome: 'skip',
+      reason: `not run: the time budget (${seconds(budget.ms)}) ran out before it started`,
+      skip: { kind: 'cut-short' },
+      durationMs: 0,
+      checks: 0,
+      failures: [],
+      warnings: [],
+      notes: [],
+    }
   const started = performance.now()
   const ctx = new ScenarioContext(run, scenario, rng.fork(scenario.id))
   let outcome: ScenarioResult['outcome'] = 'pass'
   let reason: string | undefined
   let skip: Skip | undefined
+  let cut = false
   try {
     await scenario.run(ctx)
   } catch (error) {
@@ -161,6 +209,10 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
       outcome = 'skip'
       reason = error.message
       skip = { kind: 'not-applicable' }
+    } else if (error instanceof BudgetExhausted) {
+      // Stopped midway: what it checked is kept; without a failure it says it did not finish.
+      cut = true
+      ctx.note(`cut short: the time budget (${seconds(budget.ms)}) ran out while it ran`)
     } else if (error instanceof AbortScenario) {
       if (ctx.failures.length === 0) ctx.must('Conformance kit', error.message, false)
       ctx.note(`stopped: ${error.message}`)
@@ -174,6 +226,11 @@ async function runOne(run: RunState, scenario: Scenario, rng: Rng, exercisedBy: 
     ctx.note(`could not rename what the scenario created: ${(error as Error).message}`)
   }
   if (outcome !== 'skip' && ctx.failures.length > 0) outcome = 'fail'
+  else if (cut && outcome === 'pass') {
+    outcome = 'skip'
+    reason = `cut short: the time budget (${seconds(budget.ms)}) ran out while it ran, after ${ctx.checks} checks`
+    skip = { kind: 'cut-short' }
+  }
   for (const pair of ctx.exercised) {
     const by = exercisedBy.get(pair) ?? new Set<string>()
     by.add(scenario.id)
@@ -241,10 +298,13 @@ function coverage(
 export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
   const seed = options.seed ?? randomSeed()
   const rng = new Rng(seed)
-  const runId = rng.fork('run-id').token(6)
+  const runId = options.runId ?? newRunId()
+  if (!RUN_ID.test(runId)) throw new ConfigurationError(`--run-id must be 1 to 12 characters of a-z and 0-9, got ${runId}`)
   const started = Date.now()
   const candidates = selectScenarios(options.scenarios ?? SCENARIOS, options.grep, options.shard)
+  const budget = new Budget(options.timeBudgetMs, options.budgetClock ?? Date.now)
   const target = await resolveTarget(options)
+  target.clock = budget.bound(target.clock)
   try {
     const pacer = new Pacer(target.clock, target.pace)
     await preflight(target, pacer)
@@ -257,6 +317,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       jobTimeoutMs: options.jobTimeoutMs ?? 600_000,
       shared: new Map(),
       requests: 0,
+      keys: new Map(),
+      jobs: new Set(),
       ...(options.onCheck === undefined ? {} : { onCheck: options.onCheck }),
     }
     const targetInfo: Report['target'] = {
@@ -298,11 +360,14 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         })
       }
     }
-    const isolated = target.control !== undefined
+    const isolated = target.isolated
     const concurrency = options.concurrency ?? (isolated ? 6 : 3)
     const phase = (s: Scenario) => s.phase ?? 'any'
     const exercisedBy = new Map<string, Set<string>>()
-    const exec = (scenario: Scenario) => runOne(run, scenario, rng, exercisedBy).then(finish)
+    const exec = (scenario: Scenario) => {
+      if (!budget.expired) options.onScenarioStart?.({ id: scenario.id, title: scenario.title })
+      return runOne(run, scenario, rng, exercisedBy, budget).then(finish)
+    }
     if (isolated) {
       // Every scenario has accounts of its own: run all but the last ones together.
       await pool(
@@ -344,26 +409,45 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     // Whether the flags left most of what could run here unrun (emulator-only checks do not count).
     const couldRun = summary.total - summary.emulatorOnly
     const skippedHere = summary.skipped - summary.emulatorOnly
-    return {
-      format: REPORT_FORMAT,
-      runId,
-      seed,
-      target: targetInfo,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      summary,
-      scenarios: ordered,
-      coverage: coverage(ordered, candidates, run, exercisedBy),
-      createdProjects: [...run.created].sort(),
-      mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
-    }
+    // No format may hold a key the run used or the admin token: every report is made from this one, scrubbed.
+    const secrets = [...Object.values(target.keys), ...run.keys!.keys(), ...(options.adminToken === undefined ? [] : [options.adminToken])]
+    options.onKeys?.([...run.keys!.values()].filter((k) => k.madeByKit))
+    return scrubSecrets(
+      {
+        format: REPORT_FORMAT,
+        runId,
+        seed,
+        target: targetInfo,
+        startedAt: new Date(started).toISOString(),
+        durationMs: Date.now() - started,
+        summary,
+        problems: problemsOf(ordered),
+        scenarios: ordered,
+        coverage: coverage(ordered, candidates, run, exercisedBy),
+        createdProjects: [...run.created].sort(),
+        mostlySkipped: couldRun > 0 && skippedHere * 2 > couldRun,
+        ...(budget.cutShort
+          ? {
+              cutShort: {
+                budgetMs: budget.ms!,
+                stopped: ordered.filter((r) => r.notes.some((n) => n.startsWith('cut short:'))).map((r) => r.id),
+                notRun: ordered.filter((r) => r.skip?.kind === 'cut-short' && r.reason?.startsWith('not run')).map((r) => r.id),
+                leftBehind: { projects: [...run.created].sort(), jobs: [...run.jobs!].sort() },
+              },
+            }
+          : {}),
+      } satisfies Report,
+      secrets.filter((k): k is string => k !== undefined),
+    )
   } finally {
     await target.close()
   }
 }
 
-/** The exit code of a run (`EXIT`): 0 all passed, 1 a failure or a stale baseline entry, 2 nothing could run. */
+/** The exit code of a run (`EXIT`): 0 all passed, 1 a failure, a stale baseline entry or a run cut short by its budget, 2 nothing could run. */
 export function exitCodeOf(report: Report): ExitCode {
+  // A run its budget cut short did not check what it was asked to: it does not pass.
+  if (report.cutShort !== undefined) return EXIT.findings
   if (report.summary.total === report.summary.skipped) return EXIT.usage
   return report.summary.failed + report.summary.stale > 0 ? EXIT.findings : EXIT.ok
 }

@@ -25,6 +25,13 @@ export interface Target {
   seededWorld: boolean
   allowWrites: boolean
   allowGeneration: boolean
+  /**
+   * Every scenario acts with accounts of its own (a control plane and no
+   * `--api-key`): scenarios run together and list walks are judged whole.
+   * With `--api-key`, even beside a control plane, the main key is the
+   * user's, shared by every scenario.
+   */
+  isolated: boolean
   /** Pace requests by the rate limit (not needed with fresh accounts per scenario). */
   pace: boolean
   /** The target's time: waits move a control plane's clock instead of sleeping. */
@@ -122,6 +129,7 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
       seededWorld: true,
       allowWrites: true,
       allowGeneration: true,
+      isolated: true,
       pace: false,
       clock: options.clock ?? controlClock(control),
       close: () => emulator.close(),
@@ -176,7 +184,9 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     seededWorld: false,
     allowWrites: options.allowWrites === true,
     allowGeneration: options.allowGeneration === true,
-    pace: control === undefined,
+    // With --api-key the user's key is the main key, control plane or not (issue 36: it was ignored).
+    isolated: control !== undefined && options.apiKey === undefined,
+    pace: control === undefined || options.apiKey !== undefined,
     clock: options.clock ?? (control === undefined ? realClock : controlClock(control)),
     close: async () => undefined,
   }

@@ -63,6 +63,15 @@ export interface Exchange {
 
 /** A check that did not hold. */
 export interface Finding {
+  /**
+   * The rule that did not hold, as a stable id: the table of facts' row id
+   * (`list.within-limit`), else an id the kit derives from the clause and the
+   * check's wording (`check.<hash>`). Findings of one rule are one distinct
+   * problem (`problems`), however many times a run meets it.
+   */
+  rule?: string
+  /** The operation of the request that showed it, when there was one. */
+  operationId?: string
   level: Level
   /** The spec's section heading (or the contract's, for emulator checks). Baselines store it. */
   clause: string
@@ -74,6 +83,32 @@ export interface Finding {
   exchange?: ExchangeSummary
   /** A curl command reproducing the request, the key read from its role's environment variable. */
   curl?: string
+}
+
+/**
+ * A distinct problem: every finding of one rule under one clause and level,
+ * across the run's scenarios, with how often it occurred, where, and one
+ * example (the first) with its exchange and curl. Reports open with these;
+ * the full list stays in each scenario's `failures` and `warnings`.
+ */
+export interface Problem {
+  /** The rule's stable id (`Finding.rule`): SARIF's ruleId. */
+  rule: string
+  level: Level
+  clause: string
+  ref: string
+  /** The rule in words (the first finding's message, without what it was about). */
+  statement: string
+  /** How many findings it is. */
+  count: number
+  /** The operations whose requests showed it, in order of first occurrence. */
+  operations: string[]
+  /** The scenarios it appeared in, with how many times in each. */
+  scenarios: Array<{ id: string; count: number }>
+  /** True when every scenario it appeared in is an expected failure (a baseline lists it). */
+  expected: boolean
+  /** The first finding, in full. */
+  example: Finding
 }
 
 /** An exchange as a report shows it: the request with its key redacted, the response's status, headers that matter and a body excerpt. */
@@ -106,10 +141,12 @@ export interface StepResult {
  *   started, which this target is not;
  * - `needs`: the target does not meet `needs`, which flags can meet
  *   (`--allow-writes`, a key, a control plane);
- * - `not-applicable`: the scenario found, as it ran, that it does not apply.
+ * - `not-applicable`: the scenario found, as it ran, that it does not apply;
+ * - `cut-short`: the run's time budget (`--time-budget`) ran out before it
+ *   started, or while it ran (what it checked until then is kept).
  */
 export interface Skip {
-  kind: 'emulator-only' | 'kit-started-only' | 'needs' | 'not-applicable'
+  kind: 'emulator-only' | 'kit-started-only' | 'needs' | 'not-applicable' | 'cut-short'
   /** The needs the target did not meet (all but `not-applicable`). */
   needs?: Need[]
 }
@@ -170,12 +207,34 @@ export interface Report {
     total: number
     emulatorOnly: number
   }
+  /**
+   * The distinct problems (`Problem`): MUST before SHOULD, the most frequent
+   * first. Derived from `scenarios`, which keep every finding.
+   */
+  problems: Problem[]
   scenarios: ScenarioResult[]
   coverage: CoverageRow[]
   /** Slugs of the projects the run created (the API has no delete). */
   createdProjects: string[]
   /** True when most scenarios that could run against this target were skipped (for want of flags): the run proves little. */
   mostlySkipped: boolean
+  /**
+   * Present when the time budget (`--time-budget`) ran out: the scenarios it
+   * stopped midway and those it never started, and what the run left behind
+   * on the target (projects it created, jobs still processing when it stopped).
+   */
+  cutShort?: CutShort
+}
+
+/** What a run cut short by its time budget says of itself. */
+export interface CutShort {
+  budgetMs: number
+  /** Scenarios stopped while they ran. */
+  stopped: string[]
+  /** Scenarios never started. */
+  notRun: string[]
+  /** What the run left on the target: every project it created, and the jobs still processing when it stopped. */
+  leftBehind: { projects: string[]; jobs: string[] }
 }
 
 /** A plain-data request the kit sends (the client's raw request). */

@@ -196,3 +196,9 @@ export function usageError(io: Io, command: string, message: string): typeof EXI
   io.err(`${command}: ${message}\n`)
   return EXIT.usage
 }
+
+/** `--run-id`: 1 to 12 characters of [a-z0-9] (every name a run creates starts with `conformance-<run id>`). */
+export function runId(value: string): string {
+  if (!/^[a-z0-9]{1,12}$/.test(value)) throw new InvalidArgumentError('must be 1 to 12 characters of a-z and 0-9')
+  return value
+}

@@ -4,16 +4,18 @@
  * emulator it starts over HTTP (`--target http`), or a deployment
  * (`--base-url` and `--api-key`).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
 import { baselineOf, parseBaseline, type Baseline } from '../baseline.js'
-import { scenarioLine, summaryText } from '../report/human.js'
+import { keyHint } from '../curl.js'
+import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
+import type { RunKey } from '../context.js'
 import { COMMANDS } from './commands.js'
-import { addTargetOptions, exitCodesHelp, integer, type Io, pattern, shard, type TargetFlags } from './options.js'
+import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
@@ -29,9 +31,21 @@ export function conformanceCommand(): Command {
   )
     .option('--no-emulator-checks', 'do not run the emulator checks even when the target is the emulator')
     .addOption(new Option('--seed <n>', 'seed of generated inputs (printed at the start)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
+    .addOption(
+      new Option(
+        '--run-id <id>',
+        'the run’s id, which starts the names of what it creates (default: fresh for every run, whatever the seed)',
+      ).argParser(runId),
+    )
     .addOption(new Option('--grep <pattern>', 'run only scenarios whose id or title matches (a regular expression)').argParser(pattern))
     .addOption(new Option('--shard <i/n>', 'run only the i-th of n shards').argParser(shard))
     .addOption(new Option('--concurrency <n>', 'scenarios run at once').argParser(integer('--concurrency', 1, 32)))
+    .addOption(
+      new Option(
+        '--time-budget <duration>',
+        'a bound on the whole run (90s, 10m): no scenario starts after it and no wait runs past it; the report says it was cut short',
+      ).argParser(duration),
+    )
     .addOption(
       new Option('--job-timeout <seconds>', 'how long a generation job may stay processing')
         .default(600)
@@ -40,6 +54,11 @@ export function conformanceCommand(): Command {
   for (const option of REPORTERS.options()) command.addOption(option)
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
   return command
+    .option(
+      '--write-keys <file>',
+      'write export lines for the keys the kit made through a control plane (mode 0600), so the printed curls run',
+    )
+    .option('--verbose', 'the human report lists every finding of every scenario, and every project the run created')
     .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
     .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
     .addHelpText(
@@ -64,18 +83,30 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.describe}`).join('\n')}`,
 interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   emulatorChecks: boolean
   seed?: number
+  runId?: string
   grep?: string
   shard?: { index: number; count: number }
   concurrency?: number
   jobTimeout: number
+  timeBudget?: number
   expectedFailures?: string
   writeBaseline?: string
+  verbose?: boolean
+  writeKeys?: string
 }
 
 /** Runs the suite; resolves to the exit code. */
 export async function suiteMain(argv: readonly string[], io: Io): Promise<number> {
   const start = startTargetCommand<Flags, 'human' | 'json' | 'junit'>(
-    { name: NAME, command: conformanceCommand(), reporters: REPORTERS, files: (flags) => [['--write-baseline', flags.writeBaseline]] },
+    {
+      name: NAME,
+      command: conformanceCommand(),
+      reporters: REPORTERS,
+      files: (flags) => [
+        ['--write-baseline', flags.writeBaseline],
+        ['--write-keys', flags.writeKeys],
+      ],
+    },
     argv,
     io,
   )
@@ -91,16 +122,21 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
   }
   const streams = reportStreams(reporter, io)
   const human = streams.lines
-  let emulatorSkipped = 0
+  let made: RunKey[] = []
   const options: ConformanceOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.runId === undefined ? {} : { runId: flags.runId }),
     ...(flags.grep === undefined ? {} : { grep: flags.grep }),
     ...(flags.shard === undefined ? {} : { shard: flags.shard }),
     ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
     ...(expectedFailures === undefined ? {} : { expectedFailures }),
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
+    ...(flags.timeBudget === undefined ? {} : { timeBudgetMs: flags.timeBudget }),
+    onKeys: (keys) => {
+      made = keys
+    },
     onStart: ({ runId, seed, target, scenarios }) => {
       const what =
         target.kind === 'deployment'
@@ -108,20 +144,10 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
           : `${target.kind} emulator (${target.baseUrl})`
       human(`${NAME} ${VERSION} · ${what} · seed ${seed} · run ${runId} · ${scenarios} scenarios\n\n`)
     },
-    onScenario: (result) => {
-      // Against a deployment, the emulator checks are one line, not fourteen.
-      if (result.kind === 'emulator' && result.outcome === 'skip' && result.skip?.kind === 'emulator-only') {
-        emulatorSkipped += 1
-        return
-      }
-      human(`${scenarioLine(result)}\n`)
-    },
   }
   try {
     const report = await runConformance(options)
-    if (emulatorSkipped > 0)
-      human(`- ${emulatorSkipped} emulator checks not applicable: the target is not the emulator (they check its own choices)\n`)
-    human(`${summaryText(report)}\n`)
+    human(humanReport(report, { verbose: flags.verbose === true }))
     if (reporter !== undefined && reporter.name !== 'human') {
       // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
       const problem = streams.report(reporter.name === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report))
@@ -135,6 +161,14 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
       }
       human(`baseline written to ${flags.writeBaseline}\n`)
     }
+    if (flags.writeKeys !== undefined) {
+      try {
+        writeKeysFile(flags.writeKeys, keysFileText(made, report.runId))
+      } catch (error) {
+        return fail(`--write-keys: could not write ${flags.writeKeys}: ${(error as Error).message}`)
+      }
+      human(`${made.length} key${made.length === 1 ? '' : 's'} the kit made written to ${flags.writeKeys} (mode 0600)\n`)
+    }
     const code = exitCodeOf(report)
     if (code === EXIT.usage) io.err(`${NAME}: no scenario was able to run\n`)
     return code
@@ -142,4 +176,33 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     if (error instanceof ConfigurationError) return fail(error.message)
     throw error
   }
+}
+
+/**
+ * The `--write-keys` file: for each key the kit made, a comment naming it as
+ * the reports do (its label, scenario, id and first characters) and an
+ * `export` of its value under a variable of its own; a report's curl reads
+ * the role's variable, which the comment says how to set.
+ */
+export function keysFileText(keys: readonly RunKey[], runId: string): string {
+  const lines = [
+    `# Keys presentation-conformance made through the control plane in run ${runId}.`,
+    '# Source this file, then set the variable a curl reads from the key its report names, e.g.',
+    '#   export PRESENTATION_API_KEY="$PRESENTATION_KEY_<ID>"',
+  ]
+  for (const key of keys) {
+    const name = `PRESENTATION_KEY_${(key.keyId ?? key.key.slice(-8)).toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
+    lines.push(
+      '',
+      `# ${key.label} of ${key.scenario}: ${keyHint(key.key, key.keyId)}; its curls read $${key.variable}`,
+      `export ${name}='${key.key.replace(/'/g, `'\\''`)}'`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** Writes `text` to `file`, readable by its owner only (an existing file is narrowed too). */
+function writeKeysFile(file: string, text: string): void {
+  writeFileSync(file, text, { mode: 0o600 })
+  chmodSync(file, 0o600)
 }

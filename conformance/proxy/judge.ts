@@ -14,6 +14,7 @@
  *   answered is no such sign: it is also what a server that answers wrong
  *   versionIds shows, which `version.latest` must catch.)
  */
+import { problemsOf } from '../report/problems.js'
 import { refOf } from '../reference.js'
 import { routes } from '../../src/client/index.js'
 import { canonical, shown } from '../facts/compare.js'
@@ -255,6 +256,7 @@ export class ProxyJudge {
       return
     }
     const finding: Finding = {
+      rule: judgement.factId,
       level: judgement.level,
       clause: judgement.clause,
       ref: refOf(judgement.clause),
@@ -334,6 +336,7 @@ export class ProxyJudge {
         total: scenarios.length,
         emulatorOnly: 0,
       },
+      problems: problemsOf(scenarios),
       scenarios,
       coverage: [...this.#coverage.values()].sort((a, b) =>
         canonical([a.operationId, a.status]).localeCompare(canonical([b.operationId, b.status])),

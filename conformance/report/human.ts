@@ -1,6 +1,7 @@
 /** The human reporter: a line per scenario as it ends, then every failure in full, coverage and a summary. */
 import { KEY_ROLE_NAMES, KEY_VARIABLES, variablesOf } from '../curl.js'
-import type { Finding, Report, ScenarioResult } from '../types.js'
+import type { Finding, Problem, Report, ScenarioResult } from '../types.js'
+import { whereText } from './problems.js'
 
 const MARK: Record<ScenarioResult['outcome'], string> = { pass: '✓', fail: '✗', skip: '-', 'expected-fail': '○', stale: '!' }
 
@@ -93,12 +94,90 @@ function reproductionNote(findings: readonly Finding[]): string {
   return `Reproductions read the keys from the environment: ${roles.map((role) => `$${KEY_VARIABLES[role]}, the ${KEY_ROLE_NAMES[role].replace(/^a /, '').replace(/ \(--[a-z-]+\)$/, '')}`).join('; ')}.`
 }
 
-/** Everything after the scenario lines. */
-export function summaryText(report: Report): string {
+/** How a human report is written: `verbose` lists every finding of every scenario, as found. */
+export interface HumanOptions {
+  verbose?: boolean
+}
+
+const MARK_LEVEL = { MUST: '✗', SHOULD: '!' } as const
+
+/** One distinct problem in two lines: what, how often; then the clause, the operations and where. */
+export function problemLines(problem: Problem, index: number): string[] {
+  const number = `${index + 1}.`.padStart(4)
+  const expected = problem.expected ? '  (expected: in the baseline)' : ''
+  const ops =
+    problem.operations.length === 0
+      ? ''
+      : ` · ${problem.operations.slice(0, 4).join(', ')}${problem.operations.length > 4 ? ` and ${problem.operations.length - 4} more` : ''}`
+  return [
+    `${number} ${MARK_LEVEL[problem.level]} ${problem.level.padEnd(6)} ${`${problem.count}×`.padStart(4)}  ${problem.statement}${expected}`,
+    `${' '.repeat(number.length)}   ${problem.clause}${ops} · in ${whereText(problem)}`,
+  ]
+}
+
+/** The opening of every human report: the distinct problems, one each, with counts. */
+export function problemsText(report: Pick<Report, 'problems'>): string {
+  const problems = report.problems
+  if (problems.length === 0) return 'No problems: every check that ran held.'
+  const findings = problems.reduce((n, p) => n + p.count, 0)
+  const must = problems.filter((p) => p.level === 'MUST').length
+  const head = `${problems.length} distinct problem${problems.length === 1 ? '' : 's'} (${must} MUST, ${problems.length - must} SHOULD) from ${findings} finding${findings === 1 ? '' : 's'}; each in detail below:`
+  return [head, ...problems.flatMap(problemLines)].join('\n')
+}
+
+/** Each distinct problem in full: its first occurrence, with the exchange and a curl. */
+export function problemDetailsText(report: Pick<Report, 'problems'>): string {
+  const out: string[] = ['Problems in detail (one example each; --verbose lists every finding)']
+  report.problems.forEach((problem, i) => {
+    out.push('', `${i + 1}. [${problem.rule}] ${problem.count}× in ${whereText(problem, 8)}`)
+    out.push(indent(findingText(problem.example), '   '))
+  })
+  out.push('', reproductionNote(report.problems.map((p) => p.example)))
+  return out.join('\n')
+}
+
+/** What a run cut short by its budget says, first: what it stopped, what it never started, what it left on the target. */
+export function cutShortText(report: Pick<Report, 'cutShort'>): string | undefined {
+  const cut = report.cutShort
+  if (cut === undefined) return undefined
+  const lines = [
+    `!!! Cut short: the time budget (${Math.round(cut.budgetMs / 100) / 10} s) ran out; ${cut.stopped.length} scenario(s) stopped midway, ${cut.notRun.length} never started.`,
+  ]
+  if (cut.stopped.length > 0) lines.push(`    stopped: ${cut.stopped.join(', ')}`)
+  if (cut.notRun.length > 0) lines.push(`    not run: ${cut.notRun.join(', ')}`)
+  const { projects, jobs } = cut.leftBehind
+  if (projects.length + jobs.length > 0)
+    lines.push(
+      `    left behind on the target: ${projects.length} project(s)${projects.length > 0 ? ` (${projects.slice(0, 5).join(', ')}${projects.length > 5 ? ', …' : ''})` : ''}, ${jobs.length} job(s) still processing${jobs.length > 0 ? ` (${jobs.join(', ')})` : ''}`,
+    )
+  return lines.join('\n')
+}
+
+/** The whole human report after the run: the problems first, then each scenario's line, then the details and the summary. */
+export function humanReport(report: Report, options: HumanOptions = {}): string {
+  const cut = cutShortText(report)
+  const lines: string[] = [...(cut === undefined ? [] : [cut, '']), problemsText(report), '']
+  let emulatorOnly = 0
+  for (const result of report.scenarios) {
+    if (result.kind === 'emulator' && result.outcome === 'skip' && result.skip?.kind === 'emulator-only') {
+      emulatorOnly += 1
+      continue
+    }
+    lines.push(scenarioLine(result))
+  }
+  if (emulatorOnly > 0)
+    lines.push(`- ${emulatorOnly} emulator checks not applicable: the target is not the emulator (they check its own choices)`)
+  return `${lines.join('\n')}\n${summaryText(report, options)}\n`
+}
+
+/** Everything after the scenario lines: the problems in detail (every finding with `verbose`), coverage, what the run created, the summary. */
+export function summaryText(report: Report, options: HumanOptions = {}): string {
   const out: string[] = []
+  const problems = report.problems ?? []
+  if (!options.verbose && problems.length > 0) out.push('', problemDetailsText({ problems }))
   const failing = report.scenarios.filter((r) => r.failures.length > 0 && r.outcome !== 'skip')
-  if (failing.length > 0) {
-    out.push('', 'Failures')
+  if (options.verbose && failing.length > 0) {
+    out.push('', 'Failures (every finding)')
     for (const result of failing) {
       out.push(
         '',
@@ -108,9 +187,12 @@ export function summaryText(report: Report): string {
       for (const note of result.notes) out.push(`  note: ${note}`)
     }
     out.push('', reproductionNote(failing.flatMap((r) => r.failures)))
+  } else if (failing.some((r) => r.notes.length > 0)) {
+    out.push('', 'Notes')
+    for (const result of failing) for (const note of result.notes) out.push(`  ${result.id}: ${note}`)
   }
   const warned = report.scenarios.filter((r) => r.warnings.length > 0)
-  if (warned.length > 0) {
+  if (options.verbose && warned.length > 0) {
     out.push('', 'Warnings (SHOULD)')
     for (const result of warned) {
       out.push('', `  ${result.id}`)
@@ -120,11 +202,13 @@ export function summaryText(report: Report): string {
   out.push('', coverageText(report))
   if (report.createdProjects.length > 0) {
     // The list shows slugs, which the server chooses: only the names are sure to carry the run's prefix.
+    const shown = options.verbose ? report.createdProjects : report.createdProjects.slice(0, 5)
+    const more = report.createdProjects.length - shown.length
     out.push(
       '',
-      `Projects this run created, by slug (the API has no delete; their names start with "conformance-${report.runId}", their slugs are the server's choice):`,
+      `Projects this run created, by slug (the API has no delete; their names start with "conformance-${report.runId}", their slugs are the server's choice):${more > 0 ? ` ${report.createdProjects.length} in all, the first ${shown.length} below (--verbose or the JSON report lists every one)` : ''}`,
     )
-    out.push(indent(report.createdProjects.join('\n'), '  '))
+    out.push(indent(shown.join('\n'), '  '))
   }
   const s = report.summary
   out.push(

@@ -5,6 +5,10 @@ import type { Actor } from '../actors.js'
 import type { ScenarioContext } from '../context.js'
 import type { Scenario } from '../context.js'
 import type { Exchange, Need } from '../types.js'
+import { FACTS, type SpecFact } from '../facts/table.js'
+
+/** The table of facts' row on a page's size: the walks' own check states it the same way, under the same rule. */
+const WITHIN_LIMIT = FACTS.find((fact) => fact.id === 'list.within-limit') as SpecFact
 
 /** Every non-extension operation (the spec's own). */
 export const SPEC_OPERATIONS: OperationId[] = [
@@ -159,11 +163,14 @@ export async function walk<Id extends 'listProjects' | 'listTemplates'>(
     const body = ctx.expectShape(exchange) as { nextCursor?: string; projects?: unknown[]; templates?: unknown[] } | undefined
     if (body === undefined) return { items, pages: page, complete: false, exchanges }
     const list = (operationId === 'listProjects' ? body.projects : body.templates) ?? []
-    ctx.must(Clauses.limits, `a page holds at most limit=${limit} items`, list.length <= limit, {
-      expected: `≤ ${limit}`,
-      actual: list.length,
-      exchange,
-    })
+    // One rule, one wording: the table of facts' row, which judged the page already when an observer saw it.
+    if (!ctx.judged(exchange))
+      ctx.must(Clauses.limits, WITHIN_LIMIT.statement, list.length <= limit, {
+        rule: WITHIN_LIMIT.id,
+        expected: `≤ ${limit}`,
+        actual: list.length,
+        exchange,
+      })
     items.push(...list)
     if (body.nextCursor === undefined) return { items, pages: page, complete: true, exchanges }
     if (

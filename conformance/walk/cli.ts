@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { Command, Option } from 'commander'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { VERSION } from '../../src/client/index.js'
-import { addTargetOptions, duration, exitCodesHelp, integer, type Io, type TargetFlags } from '../cli/options.js'
+import { addTargetOptions, duration, exitCodesHelp, integer, type Io, runId, type TargetFlags } from '../cli/options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from '../cli/reporter.js'
 import { ConfigurationError } from '../target.js'
 import { curlScript, parseReplay, replayFile, walkText } from './report.js'
@@ -35,6 +35,11 @@ export function walkCommand(): Command {
     .addOption(new Option('--steps <n>', 'the longest sequence').default(DEFAULT_STEPS).argParser(integer('--steps', 1, 1000)))
     .addOption(new Option('--seed <n>', 'seed of the sequences (printed)').argParser(integer('--seed', 0, 2 ** 31 - 1)))
     .addOption(
+      new Option('--run-id <id>', 'the walk’s id, which starts the names of what it creates (default: fresh for every walk)').argParser(
+        runId,
+      ),
+    )
+    .addOption(
       new Option('--time-budget <duration>', 'an upper bound: stop starting runs after this long (90s, 5m, 1h)')
         .default(300_000, '5m')
         .argParser(duration),
@@ -58,6 +63,7 @@ interface WalkFlags extends TargetFlags, ReporterFlags<'human' | 'json'> {
   maxGenerations: number
   steps: number
   seed?: number
+  runId?: string
   timeBudget: number
   replay?: string
   counterexample?: string
@@ -74,6 +80,7 @@ export async function walkMain(argv: readonly string[], io: Io): Promise<number>
   const options: WalkOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
+    ...(flags.runId === undefined ? {} : { runId: flags.runId }),
     runs: flags.runs,
     steps: flags.steps,
     timeBudgetMs: flags.timeBudget,
@@ -89,6 +96,8 @@ export async function walkMain(argv: readonly string[], io: Io): Promise<number>
     }
   }
   const streams = reportStreams(reporter, io)
+  options.onStart = ({ seed, runId }) =>
+    streams.lines(`${NAME} · seed ${seed} · run ${runId} (what it creates is named conformance-${runId}-…)\n`)
   try {
     const result = await runWalk(options)
     const files: { replay?: string; script?: string } = {}

@@ -19,7 +19,8 @@ import type { Actor } from '../actors.js'
 import { type RunState, type Scenario, ScenarioContext } from '../context.js'
 import { type Credential, curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { Pacer } from '../pacer.js'
-import { Rng, randomSeed } from '../random.js'
+import { Budget, BudgetExhausted } from '../budget.js'
+import { newRunId, RUN_ID, Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary } from '../types.js'
 import { type Handle, type Observation, type Resolved, Side } from './sides.js'
@@ -35,6 +36,8 @@ export const DEFAULT_STEPS = 30
 export const DEFAULT_MAX_GENERATIONS = 2
 /** Replays the shrinking may spend. */
 export const DEFAULT_SHRINK_REPLAYS = 300
+/** The walk's default time budget: 5 minutes. */
+export const DEFAULT_TIME_BUDGET_MS = 300_000
 
 export interface WalkOptions extends TargetOptions {
   /** Sequences to try. Default 100. */
@@ -42,8 +45,15 @@ export interface WalkOptions extends TargetOptions {
   /** The longest sequence. Default 30. */
   steps?: number
   seed?: number
-  /** An upper bound: stop starting new runs after this long (ms). Default 5 minutes. */
+  /** The walk's run id (default: fresh for every walk). */
+  runId?: string
+  /**
+   * A bound on the walk's time from its start to its exit (ms): no run starts
+   * after it, a wait ends at it, shrinking stops at it. Default 5 minutes.
+   */
   timeBudgetMs?: number
+  /** The clock the budget is read on (default: wall time); a test passes a fake one. */
+  budgetClock?: () => number
   /** Generations the whole walk may start (with `allowGeneration`). Default 2, however many runs. */
   maxGenerations?: number
   /** Replays the shrinking of a divergence may spend. Default 300. */
@@ -52,6 +62,8 @@ export interface WalkOptions extends TargetOptions {
   replay?: WalkStep[]
   /** Called as each run starts, with how many have started. */
   onRun?: (started: number) => void
+  /** Called once the target answered, before the first run: the walk's seed and run id (printed at the start). */
+  onStart?: (info: { seed: number; runId: string }) => void
   /** Called after every step the walk runs (shrinking's replays included), with what held and what did not. */
   onStep?: (record: StepRecord) => void
 }
@@ -304,6 +316,7 @@ async function startOracle(): Promise<Target> {
     seededWorld: false,
     allowWrites: true,
     allowGeneration: true,
+    isolated: true,
     pace: false,
     clock: {
       now: async () => Date.parse((await control.clock()).now),
@@ -356,6 +369,8 @@ class Walk {
   readonly #extensions: boolean
   runsStarted = 0
   stepsRun = 0
+  /** The walk's time budget (set by `runWalk`; none until then). */
+  budget = new Budget(undefined)
 
   constructor(
     readonly started: number,
@@ -523,6 +538,8 @@ class Walk {
         return true
       }
       async run(_: object, run: Run): Promise<void> {
+        // Out of time: the rest of this run's sequences are not started (the walk reports it was cut short).
+        if (walk.budget.expired) return
         const found = await walk.runSequence(run, this.steps, () => {
           walk.stepsRun += 1
         })
@@ -547,16 +564,15 @@ class Walk {
         size: 'max',
       }),
       async (commands) => {
-        await fc.asyncModelRun(async () => {
-          this.runsStarted += 1
-          this.options.onRun?.(this.runsStarted)
-          const run = await this.setup()
-          if (diverged(run)) {
+        // A run the budget leaves no time for is not started; one the budget ends midway stops there.
+        if (this.budget.expired) return
+        try {
+          await this.#modelRun(commands, () => {
             failing = []
-            throw new DivergenceFound(run.log[0]!)
-          }
-          return { model: {}, real: run }
-        }, commands)
+          })
+        } catch (error) {
+          if (!(error instanceof BudgetExhausted)) throw error
+        }
       },
     )
     // Shrinking is ours (`shrinkFound`): fast-check's would replay hundreds of sequences, each costing requests.
@@ -564,16 +580,30 @@ class Walk {
       seed: this.settings.seed,
       numRuns: this.settings.runs,
       endOnFailure: true,
-      interruptAfterTimeLimit: this.options.timeBudgetMs ?? 300_000,
+      interruptAfterTimeLimit: this.options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
       markInterruptAsFailure: false,
     })
     return {
       failed: details.failed,
-      interrupted: details.interrupted,
+      interrupted: details.interrupted || this.budget.cutShort,
       path: details.counterexamplePath ?? undefined,
       error: details.errorInstance,
       failing,
     }
+  }
+
+  /** One generated run: a fresh start, then fast-check's commands on it. */
+  async #modelRun(commands: Iterable<fc.AsyncCommand<object, Run>>, onStartDiverged: () => void): Promise<void> {
+    await fc.asyncModelRun(async () => {
+      this.runsStarted += 1
+      this.options.onRun?.(this.runsStarted)
+      const run = await this.setup()
+      if (diverged(run)) {
+        onStartDiverged()
+        throw new DivergenceFound(run.log[0]!)
+      }
+      return { model: {}, real: run }
+    }, commands)
   }
 
   /** Shrinks the diverging steps a search found, and replays the shortest once more for the report. */
@@ -583,8 +613,15 @@ class Walk {
     const { steps, replays } = await shrink(
       failing,
       async (candidate) => {
-        const run = await this.replay(candidate)
-        return diverged(run) ? run.ran : undefined
+        // Out of time: no more replays; the shortest found so far is the counterexample.
+        if (this.budget.expired) return undefined
+        try {
+          const run = await this.replay(candidate)
+          return diverged(run) ? run.ran : undefined
+        } catch (error) {
+          if (error instanceof BudgetExhausted) return undefined
+          throw error
+        }
       },
       this.options.shrinkReplays ?? DEFAULT_SHRINK_REPLAYS,
     )
@@ -651,13 +688,20 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
   const started = Date.now()
   const settings = settingsOf(options)
   const rng = new Rng(settings.seed)
-  const runId = rng.fork('walk').token(6)
+  // Fresh per walk, seed or not: the seed fixes the sequences, not the names (two walks never collide).
+  const runId = options.runId ?? newRunId()
+  if (!RUN_ID.test(runId)) throw new ConfigurationError(`--run-id must be 1 to 12 characters of a-z and 0-9, got ${runId}`)
   // An emulator the kit starts for the walk has no rate limit: the walk is about sequences, not pacing.
+  // The budget bounds the walk from here to its exit: every wait on the target's clock ends at its deadline.
+  const budget = new Budget(options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS, options.budgetClock ?? Date.now)
   const target = await resolveTarget({ ownRateLimit: 0, ...options })
+  target.clock = budget.bound(target.clock)
   const oracle = await startOracle()
   try {
     await preflight(target)
+    options.onStart?.({ seed: settings.seed, runId })
     const walk = new Walk(started, options, settings, runId, rng, target, oracle)
+    walk.budget = budget
     if (options.replay !== undefined) {
       const run = await walk.replay(options.replay)
       return walk.report({
@@ -668,8 +712,13 @@ export async function runWalk(options: WalkOptions = {}): Promise<WalkResult> {
       })
     }
     const found = await walk.search()
-    if (found.failed && found.failing === undefined)
+    // A budget that ran out before any divergence is an interrupted walk, not a crash (issue 36): fast-check
+    // reports a check interrupted before its first run ended as failed, with no counterexample.
+    const cut = budget.cutShort || found.interrupted || found.error instanceof BudgetExhausted
+    if (found.failed && found.failing === undefined && !cut)
       throw (found.error as Error | undefined) ?? new Error('the walk failed without a counterexample')
+    if (cut) found.interrupted = true
+    if (found.failing === undefined) found.failed = false
     const counterexample = found.failing === undefined || !found.failed ? undefined : await walk.shrinkFound(found.failing, found)
     return walk.report({
       runs: walk.runsStarted,
