@@ -2,7 +2,9 @@
  * `npm run bench -- --against=DIR`: this checkout (new) against another
  * checkout of the project, installed and built (old), on what a refactor
  * must leave as it was: the cold start of the CLI, the browser bundle before
- * the first answer, HTTP and `emulator.fetch` throughput.
+ * the first answer, HTTP and `emulator.fetch` throughput, and the render
+ * rows (the editor's current slide and thumbnails in Chromium, each build's
+ * CLI serving its own pages; transpiling a slide).
  *
  * Each measure runs for new, old and old again (old′: a second server,
  * process or build of the old checkout), in turn, each round starting with
@@ -17,11 +19,15 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Emulator } from '../src/emulator.js'
+import { WEB_MOUNTS } from '../web/mounts.js'
 import { browserBundleOf, buildApp } from './browser.js'
 import { load, startEmulator } from './http.js'
-import { ROOT, stop } from './lib/process.js'
+import { CHROMIUM, launchChromium } from './lib/chromium.js'
+import { cliOf, ROOT, startServer, stop } from './lib/process.js'
 import { ratio, skipped, type Row } from './lib/row.js'
 import { alternate, fmt, median, pairedRatio, pairedRatios } from './lib/stats.js'
+import { SLIDES, seededSlideTexts, thirtySlideDeck, visit } from './render.js'
 import { cliFirstAnswer } from './startup.js'
 
 /** The three sides of each round: this checkout, the other one, and the other one again. */
@@ -38,7 +44,8 @@ export const TARGET = 1.1
  * A spawn or a run of fetch calls is short and, with other work on the
  * machine, moves by half from one to the next (ratios of 0.5x to 2x between
  * runs of one build): more pairs, so that their median moves less than the
- * target's tenth. `--quick` shortens the HTTP runs and takes fewer of those.
+ * target's tenth; so do a visit in Chromium and a transpile run, a few
+ * hundred calls. `--quick` shortens the HTTP runs and takes fewer of those.
  */
 function plan(quick: boolean) {
   return {
@@ -46,6 +53,8 @@ function plan(quick: boolean) {
     browser: { pairs: 9 },
     http: { pairs: 9, seconds: quick ? 2 : 4 },
     fetch: { pairs: quick ? 9 : 27, count: 20_000 },
+    render: { pairs: quick ? 9 : 21 },
+    transpile: { pairs: quick ? 9 : 27, passes: quick ? 10 : 25 },
   }
 }
 
@@ -153,27 +162,34 @@ async function http(old: string, { pairs, seconds }: { pairs: number; seconds: n
   }
 }
 
-/** A child process measuring `emulator.fetch` on the built package of the checkout at `root` (bench/fetch-child.mjs). */
-async function fetchChild(root: string): Promise<{ rate: (count: number) => Promise<number>; close: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'fetch-child.mjs'), root], {
+/**
+ * A child process of `script` (a bench/*.mjs) for the checkout at `root`,
+ * spoken to over IPC: started once its first message came; `ask` sends a
+ * message and answers the next one the child sends.
+ */
+async function ipcChild<Answer>(
+  script: string,
+  root: string,
+): Promise<{ ask: (message: object) => Promise<Answer>; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', script), root], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const next = () =>
-    new Promise<{ ready?: true; rate?: number }>((resolve, reject) => {
-      const exited = (code: number | null) => reject(new Error(`bench/fetch-child.mjs ${root} exited ${code}`))
+    new Promise<Answer>((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`bench/${script} ${root} exited ${code}`))
       child.once('exit', exited)
-      child.once('message', (message: { ready?: true; rate?: number }) => {
+      child.once('message', (message: Answer) => {
         child.off('exit', exited)
         resolve(message)
       })
     })
   await next()
   return {
-    rate: async (count) => {
+    ask: async (message) => {
       const answer = next()
-      child.send({ count })
-      return (await answer).rate!
+      child.send(message)
+      return answer
     },
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -182,6 +198,12 @@ async function fetchChild(root: string): Promise<{ rate: (count: number) => Prom
       await stop(child)
     },
   }
+}
+
+/** A child process measuring `emulator.fetch` on the built package of the checkout at `root` (bench/fetch-child.mjs). */
+async function fetchChild(root: string): Promise<{ rate: (count: number) => Promise<number>; close: () => Promise<void> }> {
+  const child = await ipcChild<{ rate: number }>('fetch-child.mjs', root)
+  return { rate: async (count) => (await child.ask({ count })).rate, close: child.close }
 }
 
 /** fetch: `emulator.fetch` list calls per second (bench/inprocess.ts fetchRows), each side's built package in its own process. */
@@ -201,14 +223,83 @@ async function fetchThroughput(old: string, { pairs, count }: { pairs: number; c
   }
 }
 
+/**
+ * The render rows (bench/render.ts's, each build against the other): each
+ * side's CLI (`--clock manual --rate-limit 0`) serving a 30-slide deck
+ * generated from a template, and its own editor page, renderer and viewer
+ * in one headless Chromium; a visit is bench/render.ts's (a fresh context,
+ * one unmeasured load, then the measured one), in the Component view.
+ */
+async function render(old: string, { pairs }: { pairs: number }): Promise<Row[]> {
+  const current =
+    'current slide: navigation start to the current slide’s component shown in the editor (30-slide deck from a template, each build’s CLI serving its own pages), headless Chromium, ms'
+  const thumbs = `thumbnails: navigation start to all ${SLIDES} thumbnails’ components shown, ms (the same visits)`
+  if (!existsSync(CHROMIUM)) {
+    return [current, thumbs].map((measure) => skipped(measure, `≤ ${ratio(TARGET)}`, `skipped: no ${CHROMIUM}`))
+  }
+  const servers: Partial<Record<Side, { child: ChildProcess; origin: string }>> = {}
+  const urls = { new: '', old: '', again: '' }
+  const browser = await launchChromium()
+  try {
+    for (const side of SIDES) {
+      const root = rootOf(side, old)
+      const server = await startServer([cliOf(root), '--port', '0', '--rate-limit', '0', '--clock', 'manual', '--quiet'], { cwd: root })
+      servers[side] = server
+      urls[side] = `${server.origin}${await thirtySlideDeck(server.origin)}`
+    }
+    for (const side of SIDES) await visit(browser, urls[side], 'component') // warm-up
+    const thumbRuns: Record<Side, number[]> = { new: [], old: [], again: [] }
+    const runs = await sides(pairs, old, async (_root, side) => {
+      const marks = await visit(browser, urls[side], 'component')
+      thumbRuns[side].push(marks.thumbs)
+      return marks.current
+    })
+    const ms = { cost: (value: number) => value, show: (value: number) => fmt(value) }
+    return [compared({ measure: current, runs, ...ms }), compared({ measure: thumbs, runs: thumbRuns, ...ms })]
+  } finally {
+    await browser.close()
+    await Promise.all(Object.values(servers).map((server) => stop(server.child)))
+  }
+}
+
+/**
+ * Transpiling on the emulator's side: each side's `transpileSlideTsx` in a
+ * process of its own (bench/transpile-child.mjs), warmed up, timed call by
+ * call over the same texts (every distinct slide.tsx of this checkout's
+ * seeded world); a run's figure is the median call of `passes` passes.
+ */
+async function transpile(old: string, { pairs, passes }: { pairs: number; passes: number }): Promise<Row> {
+  const host = new Emulator({ clock: 'manual', rateLimit: 0 }, { mounts: WEB_MOUNTS })
+  await host.ready()
+  const texts = seededSlideTexts(host)
+  await host.close()
+  const children: Partial<Record<Side, Awaited<ReturnType<typeof ipcChild<{ median: number }>>>>> = {}
+  try {
+    for (const side of SIDES) {
+      children[side] = await ipcChild<{ median: number }>('transpile-child.mjs', rootOf(side, old))
+      await children[side].ask({ texts })
+    }
+    const runs = await sides(pairs, old, async (_root, side) => (await children[side]!.ask({ passes })).median)
+    return compared({
+      measure: `transpile: one slide.tsx on the emulator's side (\`transpileSlideTsx\`: parse, rewrite, sucrase, check), ms, the median call of ${passes} passes over ${texts.length} distinct components (the seeded world's), each side's source in a process of its own after a warm-up`,
+      runs,
+      cost: (value) => value,
+      show: (value) => fmt(value, 3),
+    })
+  } finally {
+    await Promise.all(Object.values(children).map((child) => child.close()))
+  }
+}
+
 /** The groups of `--against`, by the names `--only` takes (`AGAINST_GROUPS` of bench/lib/args.ts), in the order they run. */
 export function againstGroups(old: string, options: { quick: boolean }): Array<[string, () => Promise<Row[]>]> {
-  const { startup: s, browser: b, http: h, fetch: f } = plan(options.quick)
+  const { startup: s, browser: b, http: h, fetch: f, render: r, transpile: t } = plan(options.quick)
   return [
     ['startup', async () => [await startup(old, s.pairs)]],
     ['browser', async () => [await browser(old, b.pairs)]],
     ['http', async () => [await http(old, h)]],
     ['fetch', async () => [await fetchThroughput(old, f)]],
+    ['render', async () => [...(await render(old, r)), await transpile(old, t)]],
   ]
 }
 

@@ -27,35 +27,53 @@ import { WEB_MOUNTS } from '../web/mounts.js'
 import { transpilerOf } from '../web/pages/page-server.js'
 import { transpileSlideTsx } from '../web/render/transpile.js'
 import { ratio, skipped, type Row } from './lib/row.js'
+import { transpileTimes, WARM_UP_PASSES } from './lib/transpile-time.js'
 import { alternate, fmt, median, pairedRatio } from './lib/stats.js'
 import { CHROMIUM, launchChromium } from './lib/chromium.js'
 
-const SLIDES = 30
+export const SLIDES = 30
 const ACME = 'pres_test_alice_acme'
 
-/** A 30-slide deck generated from a 30-slide template of Acme's, on a served emulator: its editor path. */
-async function thirtySlideDeck(origin: string, emulator: ReturnType<typeof createEmulator>): Promise<string> {
-  const teams = await (await fetch(`${origin}/v1/teams`, { headers: { authorization: `Bearer ${ACME}` } })).json()
-  const teamId = (teams as { teams: Array<{ id: string; isPersonal: boolean }> }).teams.find((team) => !team.isPersonal)!.id
-  const { templateId } = await emulator.control.createTemplate({ teamId, name: 'Thirty', slideCount: SLIDES })
-  const job = (await (
-    await fetch(`${origin}/v1/projects/generate`, {
+/**
+ * A 30-slide deck generated from a 30-slide template of Acme's, on the
+ * emulator serving at `origin` (this checkout's or another build's, through
+ * its API and control plane only, with a manual clock): its editor path.
+ */
+export async function thirtySlideDeck(origin: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${origin}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ACME}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ prompt: 'Quarterly results for the board', templateId }),
+      body: JSON.stringify(body),
     })
-  ).json()) as { jobId: string; projectSlug: string }
-  await emulator.control.completeJob(job.jobId)
+    if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`)
+    return response.json()
+  }
+  const teams = await (await fetch(`${origin}/v1/teams`, { headers: { authorization: `Bearer ${ACME}` } })).json()
+  const teamId = (teams as { teams: Array<{ id: string; isPersonal: boolean }> }).teams.find((team) => !team.isPersonal)!.id
+  const { templateId } = (await post('/_emulator/templates', { teamId, name: 'Thirty', slideCount: SLIDES })) as {
+    templateId: string
+  }
+  const job = (await post('/v1/projects/generate', { prompt: 'Quarterly results for the board', templateId })) as {
+    jobId: string
+    projectSlug: string
+  }
+  await post(`/_emulator/jobs/${job.jobId}/complete`, {})
   return `/editor/${job.projectSlug}`
 }
 
-interface Marks {
+export interface Marks {
   current: number
   thumbs: number
 }
 
-/** Loads the editor in `view` and answers when (ms from navigation start) the current slide and all thumbnails showed. */
-async function visit(browser: Browser, url: string, view: 'component' | 'content'): Promise<Marks> {
+/**
+ * Loads the editor in `view` in a fresh browser context, once unmeasured (the
+ * renderer's scripts then in the HTTP cache, as on a second visit) and once
+ * more, and answers when (ms from navigation start) the current slide and
+ * all thumbnails showed on the second load.
+ */
+export async function visit(browser: Browser, url: string, view: 'component' | 'content'): Promise<Marks> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 820 } })
   try {
     // A string, not a function: tsx would wrap the function's inner functions in a helper the page does not have.
@@ -110,6 +128,11 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 }
 
+/** Every distinct slide.tsx of the seeded world: the texts the transpile rows time. */
+export function seededSlideTexts(host: Emulator): string[] {
+  return [...new Set(host.world.slides.all().map((slide) => slide.files['slide.tsx']))]
+}
+
 const get = (path: string): EmulatorRequest => ({ method: 'GET', path, query: '', headers: { host: '127.0.0.1' }, body: null })
 
 export async function renderRows(options: { rounds: number }): Promise<Row[]> {
@@ -118,21 +141,11 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
   // Transpiling, on the emulator's side.
   const host = new Emulator({ clock: 'manual', rateLimit: 0 }, { mounts: WEB_MOUNTS })
   await host.ready()
-  const texts = new Set<string>()
-  for (const slide of host.world.slides.all()) texts.add(slide.files['slide.tsx'])
-  // Warmed up first: the emulator transpiles many slides in a session; the first few run before the JIT has compiled the parsers.
-  for (let round = 0; round < 30; round++) for (const text of texts) transpileSlideTsx(text)
-  const times: number[] = []
-  for (let round = 0; round < 50; round++) {
-    for (const text of texts) {
-      const started = performance.now()
-      const result = transpileSlideTsx(text)
-      times.push(performance.now() - started)
-      if (!result.ok) throw new Error(`a seeded slide does not transpile: ${result.problem.message}`)
-    }
-  }
+  const texts = seededSlideTexts(host)
+  transpileTimes(transpileSlideTsx, texts, WARM_UP_PASSES)
+  const times = transpileTimes(transpileSlideTsx, texts, 50)
   rows.push({
-    measure: `transpiling one slide.tsx on the emulator's side (parse, rewrite, sucrase, check), ms: median / p99 over ${texts.size} distinct components × 50, after a warm-up`,
+    measure: `transpiling one slide.tsx on the emulator's side (parse, rewrite, sucrase, check), ms: median / p99 over ${texts.length} distinct components × 50, after a warm-up`,
     emulator: `${fmt(median(times), 2)} / ${fmt(percentile(times, 99), 2)}`,
     baseline: '',
     ratio: '',
@@ -168,7 +181,7 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
   const server = await emulator.listen({ port: 0 })
   const browser = await launchChromium()
   try {
-    const url = `${server.origin}${await thirtySlideDeck(server.origin, emulator)}`
+    const url = `${server.origin}${await thirtySlideDeck(server.origin)}`
     await visit(browser, url, 'component')
     const componentThumbs: number[] = []
     const contentThumbs: number[] = []

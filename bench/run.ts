@@ -12,7 +12,7 @@
  * and writes `bench/results/against.md`.
  *
  * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package,proxy]
- *        npm run bench -- --against=DIR [--quick] [--only=startup,browser,http,fetch]
+ *        npm run bench -- --against=DIR [--quick] [--only=startup,browser,http,fetch,render]
  */
 import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'

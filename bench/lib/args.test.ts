@@ -27,7 +27,7 @@ describe('parseArgs', () => {
 
   it('refuses --only names --against does not compare, naming them', () => {
     expect(() => parseArgs(['--against=/b', '--only=http,msw'], '/x')).toThrow(
-      'bench: --only=msw: --against compares startup, browser, http, fetch',
+      'bench: --only=msw: --against compares startup, browser, http, fetch, render',
     )
     expect(parseArgs(['--against=/b', '--only=startup,browser,http,fetch'], '/x').only).toHaveLength(4)
   })

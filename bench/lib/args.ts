@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 /** The groups `--against` compares, by the names `--only` takes. */
-export const AGAINST_GROUPS = ['startup', 'browser', 'http', 'fetch'] as const
+export const AGAINST_GROUPS = ['startup', 'browser', 'http', 'fetch', 'render'] as const
 
 /** What `npm run bench -- …` asks for. */
 export interface BenchArgs {

@@ -10,8 +10,9 @@ import { createEmulator, type PresentationEmulator } from '../../src/index.js'
  *
  * - every page is `frame-ancestors 'none'` and `X-Frame-Options: DENY`;
  * - a published site's pages run in an opaque origin (`sandbox
- *   allow-scripts`, never `allow-same-origin`), the editor's do not (they
- *   read their live updates from the emulator's origin);
+ *   allow-scripts`, never `allow-same-origin`) and in a process of their
+ *   own (`Document-Isolation-Policy`), the editor's do not (they read
+ *   their live updates from the emulator's origin);
  * - the renderer's documents may be framed by the emulator's own pages
  *   only: `frame-ancestors 'self'`, or, asked for with the emulator's frame
  *   key (which only a site's page holds, for its opaque origin), none.
@@ -58,11 +59,15 @@ describe('framing and the sites’ origin', () => {
 
   it('runs a published site’s pages in an opaque origin, and the editor’s and the dashboard in the emulator’s', async () => {
     for (const path of [SITE, '/sites/nothing.sites.localhost/']) {
-      const csp = directives((await call(path)).headers.get('content-security-policy'))
-      expect(csp.get('sandbox'), path).toEqual(['allow-scripts'])
+      const reply = await call(path)
+      expect(directives(reply.headers.get('content-security-policy')).get('sandbox'), path).toEqual(['allow-scripts'])
+      // In a process of its own, apart from the sandboxed renderer frames it makes (decision 0203).
+      expect(reply.headers.get('document-isolation-policy'), path).toBe('isolate-and-credentialless')
     }
     for (const path of ['/editor/welcome-deck', '/_emulator']) {
-      expect(directives((await call(path)).headers.get('content-security-policy')).has('sandbox'), path).toBe(false)
+      const reply = await call(path)
+      expect(directives(reply.headers.get('content-security-policy')).has('sandbox'), path).toBe(false)
+      expect(reply.headers.get('document-isolation-policy'), path).toBeNull()
     }
   })
 

@@ -8,7 +8,8 @@
  * editor and the sites may also frame the slide renderer (`frame-src`,
  * only its path); nothing else of their policy changes for it. No page may
  * be framed (`frame-ancestors 'none'`, `X-Frame-Options: DENY`), and a
- * published site's pages run sandboxed, in an opaque origin (`isolated`;
+ * published site's pages run sandboxed, in an opaque origin, and in a
+ * process of their own (`isolated`;
  * `docs/decisions/0203-sites-in-an-opaque-origin.md`).
  */
 import { RENDER_ASSET_PATH } from '../render/limits.js'
@@ -69,7 +70,23 @@ export async function contentSecurityPolicy(policy: PagePolicy): Promise<string>
   ].join('; ')
 }
 
-/** The headers of an HTML page: type, no caching, CSP, nosniff, no referrer. */
+/**
+ * A published site's page in a process of its own (`Document-Isolation-Policy`,
+ * Chromium): a document in an opaque origin shares its process with the
+ * sandboxed frames of its site, the slide renderer's among them, so a
+ * renderer frame held in a loop held the page with it (they share one main
+ * thread). Isolated, the page keeps answering, finds the frame lost and
+ * replaces it, as the editor (not sandboxed, so its sandboxed frames are
+ * apart from it already) does. `credentialless`: what the page loads from
+ * the emulator (its script, stylesheet and images, cross-origin to an
+ * opaque origin) needs no header of its own; the emulator uses no cookies.
+ * The frames are not isolated this way: only the page is (its frames get
+ * no `crossOriginIsolated`, so no `SharedArrayBuffer` for a slide's code).
+ * Decision 0203, "The renderer frame's process".
+ */
+export const DOCUMENT_ISOLATION = 'isolate-and-credentialless'
+
+/** The headers of an HTML page: type, no caching, CSP, nosniff, no referrer; a site's page isolated in a process of its own. */
 export async function pageHeaders(policy: PagePolicy): Promise<Record<string, string>> {
   return {
     'content-type': 'text/html; charset=utf-8',
@@ -79,5 +96,6 @@ export async function pageHeaders(policy: PagePolicy): Promise<Record<string, st
     'referrer-policy': 'no-referrer',
     // `frame-ancestors 'none'` for browsers that do not read it from the CSP.
     'x-frame-options': 'DENY',
+    ...(policy.isolated ? { 'document-isolation-policy': DOCUMENT_ISOLATION } : {}),
   }
 }
