@@ -258,7 +258,9 @@ describe('presentation-conformance walk', () => {
       const found = await cli(...target, '--steps', '10', '--seed', '11', '--counterexample', file)
       expect(found.code).toBe(1)
       // The start line names the seed and the walk's fresh run id; the summary follows.
-      expect(found.out).toMatch(/^presentation-conformance walk · seed 11 · run [a-z0-9]{6} \(what it creates is named conformance-[a-z0-9]{6}-…\)\n/)
+      expect(found.out).toMatch(
+        /^presentation-conformance walk · seed 11 · run [a-z0-9]{6} \(what it creates is named conformance-[a-z0-9]{6}-…\)\n/,
+      )
       expect(found.out).toMatch(/^walk · deployment \S+ · seed 11 · \d+ run\(s\) of at most 10 steps · \d+ steps · \d+ requests · /m)
       expect(found.out).toMatch(/DIVERGENCE after [2-6] step\(s\) \(found in run \d+; shrunk from \d+ steps in \d+ replays/)
       expect(found.out).toContain(`--replay ${file}`)
