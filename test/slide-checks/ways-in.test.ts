@@ -55,7 +55,7 @@ function expectDeck(result: DeckCheckResult, ids: Record<string, string>) {
   expect(get('throws')).toMatchObject({ status: 'error', error: { kind: 'runtime', file: 'slide.tsx', line: 3 } })
   expect(get('throws').error!.message).toMatch(/name/)
   expect(get('throws').error!.column).toBeGreaterThanOrEqual(1)
-  expect(get('unknownImport')).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 1 } })
+  expect(get('unknownImport')).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 1, column: 1 } })
   expect(get('unknownImport').error!.message).toMatch(/left-pad/)
   expect(get('loop')).toMatchObject({ status: 'timeout', error: { kind: 'timeout', file: 'slide.tsx' } })
   expect(get('oversized')).toMatchObject({ status: 'too-large', error: { kind: 'too-large', file: 'slide.tsx' } })
@@ -129,7 +129,7 @@ describe('checked saving (the real checker)', () => {
 
   it.each([
     ['throws', /^slide\.tsx:3:\d+: .*name.* \(runtime; nothing was saved\)$/],
-    ['unknownImport', /^slide\.tsx:1:\d+: .*left-pad.* \(import; nothing was saved\)$/],
+    ['unknownImport', /^slide\.tsx:1:1: .*left-pad.* \(import; nothing was saved\)$/],
     ['loop', /^slide\.tsx: The component did not finish within 2 s.* \(timeout; nothing was saved\)$/],
     ['oversized', /^slide\.tsx: .* \(too-large; nothing was saved\)$/],
   ] as const)('refuses a %s slide with 400 SLIDE_DOES_NOT_RENDER, saving nothing', async (name, hint) => {
