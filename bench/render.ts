@@ -181,7 +181,9 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
   const server = await emulator.listen({ port: 0 })
   const browser = await launchChromium()
   try {
-    const url = `${server.origin}${await thirtySlideDeck(server.origin)}`
+    const path = await thirtySlideDeck(server.origin)
+    const url = `${server.origin}${path}`
+    const slug = path.slice('/editor/'.length)
     await visit(browser, url, 'component')
     const componentThumbs: number[] = []
     const contentThumbs: number[] = []
@@ -221,6 +223,36 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
       target: '≤ 2x',
       met: thumbsRatio <= 2,
     })
+    // Issue 32: a data check of the same deck, cold (the checker's process started by it) and warm, against the thumbnails' time.
+    const checkOnce = async () => {
+      const started = performance.now()
+      const result = await emulator.control.checkSlides(slug)
+      if (result.rendered !== result.slides.length) throw new Error(`${result.failed} slides of the bench deck did not render`)
+      return performance.now() - started
+    }
+    const cold = await checkOnce()
+    const warm: number[] = []
+    for (let round = 0; round < Math.max(5, options.rounds); round++) warm.push(await checkOnce())
+    const coldRatio = cold / ct
+    const warmRatio = median(warm) / ct
+    rows.push(
+      {
+        measure: 'data check of the 30-slide deck (control.checkSlides), cold: the checker’s start included, ms',
+        emulator: fmt(cold),
+        baseline: `all 30 thumbnails shown: ${fmt(ct)}`,
+        ratio: ratio(coldRatio),
+        target: '≤ 1x',
+        met: coldRatio <= 1,
+      },
+      {
+        measure: 'data check of the 30-slide deck, warm, ms (median)',
+        emulator: fmt(median(warm)),
+        baseline: `all 30 thumbnails shown: ${fmt(ct)}`,
+        ratio: ratio(warmRatio),
+        target: '≤ 0.5x',
+        met: warmRatio <= 0.5,
+      },
+    )
   } finally {
     await browser.close()
     await emulator.close()

@@ -1,8 +1,9 @@
 /**
  * Checking a deck, one slide after another, through the slide-checker port
- * (`slide-checker.ts`) and within the deck's budget: what the CLI's
- * `check` runs, on slide folders on disk or on a project it reads over
- * HTTP. A slide that cannot be handed to the checker (a folder without
+ * (`slide-checker.ts`) and within the deck's budget: the one deck loop of
+ * every way in. The core's check service (`slide-check-service.ts`) runs it
+ * on a project's snapshot, and the CLI's `check` on slide folders on disk or
+ * on a project it reads over HTTP. A slide that cannot be handed to the checker (a folder without
  * `slide.tsx`, a file `PUT` would refuse) has its result decided before,
  * and is reported in its place in the deck.
  */
@@ -28,11 +29,7 @@ export interface DeckCheckOptions {
   now?: () => number
 }
 
-/**
- * A slide the deck's budget did not let finish (`during`) or start: the
- * words of the emulator's own deck check (`slide-check-service.ts`), so a
- * report reads the same whichever way in made it.
- */
+/** A slide the deck's budget did not let finish (`during`) or start, in the same words whichever way in checked it. */
 export function budgetRanOut(budgetMs: number, during: boolean): SlideCheckResult {
   return {
     status: 'timeout',
@@ -50,7 +47,11 @@ export function budgetRanOut(budgetMs: number, during: boolean): SlideCheckResul
 const isResult = (value: SlideCheckInput | SlideCheckResult): value is SlideCheckResult => 'status' in value
 
 /** `check` of `input`, or undefined once `remaining` ms have passed (the check itself goes on to its own time limit, unread). */
-async function checkWithin(checker: SlideChecker, input: SlideCheckInput, remaining: number): Promise<SlideCheckResult | undefined> {
+async function checkWithin(
+  checker: Pick<SlideChecker, 'check'>,
+  input: SlideCheckInput,
+  remaining: number,
+): Promise<SlideCheckResult | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined
   const checked = checker.check(input)
   const outOfBudget = new Promise<undefined>((resolve) => {
@@ -72,7 +73,7 @@ async function checkWithin(checker: SlideChecker, input: SlideCheckInput, remain
  * loaded.
  */
 export async function checkDeck(
-  checker: SlideChecker,
+  checker: Pick<SlideChecker, 'check'>,
   project: string,
   slides: readonly DeckSlide[],
   options: DeckCheckOptions = {},

@@ -15,13 +15,15 @@
  *   503 on a checked save).
  * - A deck has a total budget (`DEFAULT_DECK_BUDGET_MS` unless given): a
  *   slide still being checked when it runs out, and the slides not reached,
- *   are `timeout` with a message saying the deck's budget ran out.
+ *   are `timeout` with a message saying the deck's budget ran out: the deck
+ *   loop is `checkDeck` (`deck-check.ts`), the one the CLI's `check` runs.
  */
 import * as z from 'zod'
 import { fail, ServiceError } from '../core/errors.js'
 import { describeIssues, safeParse } from '../core/validation.js'
 import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
 import type { World } from '../store/world.js'
+import { checkDeck } from './deck-check.js'
 import { type SlideChecker, type SlideCheckInput, type SlideCheckResult, SlideCheckerUnavailableError } from './slide-checker.js'
 import {
   type CheckSlidesOptions,
@@ -31,7 +33,6 @@ import {
   MAX_PENDING_SLIDE_CHECKS,
   SLIDE_CHECK_RETRY_AFTER_S,
   SlideCheckErrorCodes,
-  type SlideCheckReport,
 } from './slide-checks.js'
 
 /** What the service needs of the emulator: its checker, and the world under its lock. */
@@ -146,10 +147,24 @@ export class SlideCheckService {
     const budgetMs = parsed.budgetMs ?? DEFAULT_DECK_BUDGET_MS
     const slides = await this.#snapshot(slug, parsed.slideIds)
     if (!this.#host.slideChecker.available) throw checkerUnavailable(new SlideCheckerUnavailableError())
+    const checker = this.#host.slideChecker
+    // Each slide waits for its turn; a slide the budget cuts short keeps its
+    // turn until the checker is done with it, so the next check waits for the
+    // checker, not for the report.
+    const inTurn = { check: (input: SlideCheckInput) => this.#inTurn(() => checker.check(input)) }
+    const deck = slides.map(({ slideId, position, input }) => ({ slideId, position, load: async () => input }))
     return this.#queued(async () => {
-      const reports = await this.#checkAll(slides, budgetMs, parsed.onProgress)
-      const rendered = reports.filter((report) => report.status === 'rendered').length
-      return { project: slug, slides: reports, rendered, failed: reports.length - rendered }
+      try {
+        return await checkDeck(inTurn, slug, deck, {
+          budgetMs,
+          now: this.#now,
+          ...(parsed.onProgress && { onProgress: parsed.onProgress }),
+        })
+      } catch (error) {
+        // The snapshot's slides always load: what rejects is the checker
+        // (none in this build, or it could not start), so no slide could be checked.
+        throw checkerUnavailable(error)
+      }
     })
   }
 
@@ -197,59 +212,5 @@ export class SlideCheckService {
       }
       return all.filter((slide) => wanted.has(slide.slideId))
     })
-  }
-
-  async #checkAll(
-    slides: readonly SlideSnapshot[],
-    budgetMs: number,
-    onProgress: CheckSlidesOptions['onProgress'],
-  ): Promise<SlideCheckReport[]> {
-    const deadline = this.#now() + budgetMs
-    const reports: SlideCheckReport[] = []
-    for (const slide of slides) {
-      const remaining = deadline - this.#now()
-      const result = remaining > 0 ? await this.#checkWithin(slide.input, remaining, budgetMs) : budgetRanOut(budgetMs, false)
-      reports.push({ slideId: slide.slideId, position: slide.position, ...result })
-      onProgress?.(reports.length, slides.length)
-    }
-    return reports
-  }
-
-  /**
-   * One slide's check, given at most `remaining` ms of the deck's budget. A
-   * check the budget cuts short still holds its turn until the checker is
-   * done with it (the next slide waits for the checker, not for the report).
-   * A checker that rejects (none in this build, or it could not start) ends
-   * the whole deck's check with a 503: no slide could be checked.
-   */
-  async #checkWithin(input: SlideCheckInput, remaining: number, budgetMs: number): Promise<SlideCheckResult> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const checked = this.#inTurn(() => this.#host.slideChecker.check(input))
-    const outOfBudget = new Promise<SlideCheckResult>((resolve) => {
-      timer = setTimeout(() => resolve(budgetRanOut(budgetMs, true)), remaining)
-    })
-    try {
-      return await Promise.race([checked, outOfBudget])
-    } catch (error) {
-      throw checkerUnavailable(error)
-    } finally {
-      clearTimeout(timer)
-      checked.catch(() => undefined)
-    }
-  }
-}
-
-/** A slide the deck's budget did not let finish (`during`) or start. */
-function budgetRanOut(budgetMs: number, during: boolean): SlideCheckResult {
-  return {
-    status: 'timeout',
-    error: {
-      kind: 'timeout',
-      message: `The deck's check budget of ${budgetMs} ms ran out ${during ? 'while this slide was being checked' : 'before this slide was reached'}`,
-      file: 'slide.tsx',
-    },
-    text: '',
-    elements: 0,
-    notes: [],
   }
 }

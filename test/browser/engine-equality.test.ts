@@ -43,6 +43,23 @@ const files = (tsx: string, content: unknown = {}, controls: unknown = { control
   'slide.controls.json': typeof controls === 'string' ? controls : JSON.stringify(controls),
 })
 
+/** Unknown imports: both engines place the error at the import declaration (not in the code the transpiler wrote for it). */
+const IMPORTS: Case[] = [
+  {
+    name: 'an unknown import on line 1',
+    input: { files: files('import pad from "left-pad";\nexport default function P() {\n  return <p>{pad("x", 3)}</p>;\n}\n'), config: {} },
+  },
+  {
+    name: 'an unknown import after a known one, indented',
+    input: {
+      files: files(
+        'import content from "./slide.content.json";\n  import { padStart } from \'left-pad\'\nexport default function P() {\n  return <p>{padStart("x", 3)}</p>;\n}\n',
+      ),
+      config: {},
+    },
+  },
+]
+
 /** Slides whose output comes from the clock, chance, the locale and the console. */
 const GLOBALS: Case[] = [
   {
@@ -107,6 +124,7 @@ function comparable(result: SlideCheckResult, varies: boolean) {
     kind: result.error?.kind,
     file: result.error?.file,
     line: result.error?.line,
+    column: result.error?.column,
     elements: result.elements,
     ...(varies ? {} : { text: result.text }),
   }
@@ -141,7 +159,7 @@ describe('the Node engine and the browser engine agree', () => {
       const [generated] = generateDeck(createFaker(7), { prompt: 'Harbour logistics', designs: [design] })
       cases.push({ name: `design: ${design}`, input: { files: generated!.files, config: {} } })
     }
-    cases.push(...GLOBALS)
+    cases.push(...GLOBALS, ...IMPORTS)
     for (const base of HOSTILE_CORPUS) {
       const slide = addressed(base as HostileSlide, canary.origin)
       cases.push({
@@ -161,7 +179,15 @@ describe('the Node engine and the browser engine agree', () => {
   })
 
   it('on the seeded world, the eight designs, Date, Math.random, Intl, console and the hostile corpus', async () => {
-    expect(cases.length).toBeGreaterThan(8 + GLOBALS.length + HOSTILE_CORPUS.length)
+    expect(cases.length).toBeGreaterThan(8 + GLOBALS.length + IMPORTS.length + HOSTILE_CORPUS.length)
+    // Where each engine places an unknown import: the `import` keyword of its declaration.
+    for (const [index, { input }] of IMPORTS.entries()) {
+      const where = [index === 0 ? 1 : 2, index === 0 ? 1 : 3]
+      expect([(await node.check(input)).error, (await browser.check(input)).error].map((error) => [error?.line, error?.column])).toEqual([
+        where,
+        where,
+      ])
+    }
     const differences: string[] = []
     const known: string[] = []
     for (const { name, input, varies = false } of cases) {

@@ -91,8 +91,15 @@ describe('the Node slide checker', () => {
     const result = await checker.check(
       input('import leftPad from "left-pad";\n\nexport default function P() {\n  return <p>{leftPad("x", 3)}</p>;\n}\n'),
     )
-    expect(result).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 1 } })
+    // At the import declaration's `import` keyword, not in the code the transpiler wrote for it on that line.
+    expect(result).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 1, column: 1 } })
     expect(result.error?.message).toContain('"left-pad"')
+    const second = await checker.check(
+      input(
+        'import content from "./slide.content.json";\n  import { padStart } from \'left-pad\'\nexport default function P() {\n  return <p>{padStart(content.title, 3)}</p>;\n}\n',
+      ),
+    )
+    expect(second).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 2, column: 3 } })
   })
 
   it('reports no default export, as the emulator finds it before running anything', async () => {

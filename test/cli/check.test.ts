@@ -91,7 +91,7 @@ describe('check on slide folders', () => {
         elements: 0,
       })
       expect(throws?.error?.column).toBeGreaterThan(0)
-      expect(leftPad).toMatchObject({ error: { kind: 'import', file: 'slide.tsx', line: 1 } })
+      expect(leftPad).toMatchObject({ error: { kind: 'import', file: 'slide.tsx', line: 1, column: 1 } })
       expect(leftPad?.error?.message).toContain('"left-pad"')
       expect(loops).toMatchObject({ error: { kind: 'timeout', file: 'slide.tsx' } })
       expect(large).toMatchObject({ error: { kind: 'too-large', file: 'slide.tsx' } })

@@ -3,10 +3,10 @@
  * whose slide checker the web room provides): the files extension, the
  * control plane over HTTP, `emulator.control.checkSlides` and checked
  * saving, on one deck with a good slide, one that throws, an unknown
- * import, an endless loop and an oversized one. The process tier: the
- * checker starts a renderer process. (A crash cannot be caused on cue with
- * every engine; `service.test.ts` answers a crashed check with a test double
- * of the port.)
+ * import, an endless loop, an oversized one and one that grows past the
+ * checker's memory ceiling (the Node engine, which `createEmulator` checks
+ * with, ends its process: `crashed`). The process tier: the checker starts
+ * a renderer process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
@@ -21,6 +21,8 @@ const DECK = {
   unknownImport: 'import pad from "left-pad"\nexport default function Padded() {\n  return <h1>{pad("a", 3)}</h1>\n}\n',
   loop: 'export default function Loop() {\n  while (true) {}\n}\n',
   oversized: 'export default function Big() {\n  return <div>{Array.from({ length: 200000 }, (_, i) => <span key={i}>x</span>)}</div>\n}\n',
+  crash:
+    'export default function Hog() {\n  const all: number[][] = []\n  for (let i = 0; ; i++) all.push(new Array(1_000_000).fill(i + 0.5))\n}\n',
 }
 type Name = keyof typeof DECK
 
@@ -55,13 +57,15 @@ function expectDeck(result: DeckCheckResult, ids: Record<string, string>) {
   expect(get('throws')).toMatchObject({ status: 'error', error: { kind: 'runtime', file: 'slide.tsx', line: 3 } })
   expect(get('throws').error!.message).toMatch(/name/)
   expect(get('throws').error!.column).toBeGreaterThanOrEqual(1)
-  expect(get('unknownImport')).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 1 } })
+  expect(get('unknownImport')).toMatchObject({ status: 'error', error: { kind: 'import', file: 'slide.tsx', line: 1, column: 1 } })
   expect(get('unknownImport').error!.message).toMatch(/left-pad/)
   expect(get('loop')).toMatchObject({ status: 'timeout', error: { kind: 'timeout', file: 'slide.tsx' } })
   expect(get('oversized')).toMatchObject({ status: 'too-large', error: { kind: 'too-large', file: 'slide.tsx' } })
-  for (const name of ['throws', 'unknownImport', 'loop', 'oversized'] as const)
+  expect(get('crash')).toMatchObject({ status: 'crashed', error: { kind: 'crashed', file: 'slide.tsx' } })
+  expect(get('crash').error!.message).toMatch(/memory ceiling/)
+  for (const name of ['throws', 'unknownImport', 'loop', 'oversized', 'crash'] as const)
     expect([get(name).text, get(name).elements]).toEqual(['', 0])
-  expect([result.rendered, result.failed]).toEqual([1, 4])
+  expect([result.rendered, result.failed]).toEqual([1, 5])
 }
 
 describe('checking a deck through every way in (the real checker)', () => {
@@ -81,7 +85,7 @@ describe('checking a deck through every way in (the real checker)', () => {
     const result = await emulator.control.checkSlides(slug, { onProgress: (done, total) => progress.push(done / total) })
     expect(result.project).toBe(slug)
     expect(result.slides.map((slide) => [slide.slideId, slide.position])).toEqual(Object.values(ids).map((id, i) => [id, i + 1]))
-    expect(progress).toEqual([1, 2, 3, 4, 5].map((done) => done / 5))
+    expect(progress).toEqual([1, 2, 3, 4, 5, 6].map((done) => done / 6))
     expectDeck(result, ids)
   })
 
@@ -89,7 +93,7 @@ describe('checking a deck through every way in (the real checker)', () => {
     const response = await emulator.fetch(`${ORIGIN}/_emulator/projects/${slug}/slides/check`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ slideIds: [ids.oversized, ids.good, ids.throws, ids.unknownImport, ids.loop] }),
+      body: JSON.stringify({ slideIds: [ids.oversized, ids.crash, ids.good, ids.throws, ids.unknownImport, ids.loop] }),
     })
     expect(response.status).toBe(200)
     const result = (await response.json()) as DeckCheckResult
@@ -129,7 +133,7 @@ describe('checked saving (the real checker)', () => {
 
   it.each([
     ['throws', /^slide\.tsx:3:\d+: .*name.* \(runtime; nothing was saved\)$/],
-    ['unknownImport', /^slide\.tsx:1:\d+: .*left-pad.* \(import; nothing was saved\)$/],
+    ['unknownImport', /^slide\.tsx:1:1: .*left-pad.* \(import; nothing was saved\)$/],
     ['loop', /^slide\.tsx: The component did not finish within 2 s.* \(timeout; nothing was saved\)$/],
     ['oversized', /^slide\.tsx: .* \(too-large; nothing was saved\)$/],
   ] as const)('refuses a %s slide with 400 SLIDE_DOES_NOT_RENDER, saving nothing', async (name, hint) => {
@@ -140,6 +144,16 @@ describe('checked saving (the real checker)', () => {
     expect(reply.body.hint).toMatch(hint)
     expect(await filesOf(ids.good)).toEqual(before)
     expect((await api(emulator, 'GET', `/projects/${slug}`)).body.latestVersion).toEqual(version)
+  })
+
+  it('answers a slide that crashes the checker with 503 SLIDE_CHECKER_UNAVAILABLE, saving nothing, and checks the next save afresh', async () => {
+    const before = await filesOf(ids.good)
+    const reply = await api(emulator, 'PUT', `/projects/${slug}/slides/${ids.good}`, { files: { 'slide.tsx': DECK.crash } })
+    expect([reply.status, reply.code, reply.body.error]).toEqual([503, 'SLIDE_CHECKER_UNAVAILABLE', 'Slide checker unavailable'])
+    expect(reply.body.hint).toMatch(/^the slide checker stopped while checking the slide \(.*memory ceiling.*\); nothing was saved$/)
+    expect(await filesOf(ids.good)).toEqual(before)
+    const next = await api(emulator, 'PUT', `/projects/${slug}/slides/${ids.good}`, { files: { 'slide.tsx': DECK.throws } })
+    expect([next.status, next.code]).toEqual([400, 'SLIDE_DOES_NOT_RENDER'])
   })
 
   it('checks the stored files merged with those sent: content that breaks the stored component is refused', async () => {

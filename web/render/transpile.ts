@@ -36,6 +36,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { parse as parseScript } from '@babel/parser'
+import { decode, encode } from '@jridgewell/sourcemap-codec'
 import { getVersion, transform, type Options } from 'sucrase'
 import { classicReadingProblem, HTML_LIKE_COMMENT, htmlCommentMessage, type SourceToken } from '../../src/model/classic-script.js'
 import { defaultExportProblem, parseSlideTsx, type SlideFileProblem, type SlideTsxProgram } from '../../src/model/slide-validation.js'
@@ -321,7 +322,48 @@ export function transpileSlideTsx(text: string): TranspileResult {
   const code = restore(output.code, after)
   const problem = runnableCodeProblem(code)
   if (problem !== undefined) return problemAt(problem.line, problem.column, problem.message)
-  return { ok: true, code, mappings: output.sourceMap?.mappings ?? '' }
+  return { ok: true, code, mappings: exactMappings(output.sourceMap?.mappings ?? '', code, text) }
+}
+
+/**
+ * The map made exact for `slidePositionOf` (`client/errors.ts`): sucrase
+ * maps where each source token starts, and a position between two segments
+ * is read as that many columns past the first, which holds only where the
+ * code between them is the source's text. So each mapped line gets a
+ * segment at its end (the code written for a line's last token, such as an
+ * import declaration with no `;` after it, had no end), and where the code
+ * between two segments is the transpiler's own but as long as the source's
+ * (`  import { a } from 'x'` and `  var _x = require('x');` are both 24
+ * characters), a segment one column on splits it: afterwards a span as long
+ * as its source is the source's text, and any other is the transpiler's.
+ */
+function exactMappings(mappings: string, code: string, text: string): string {
+  if (mappings === '') return mappings
+  const codeLines = code.split('\n')
+  const textLines = text.split('\n')
+  return encode(
+    decode(mappings).map((segments, index) => {
+      const generated = codeLines[index] ?? ''
+      const source = textLines[index] ?? ''
+      const mapped = segments.filter((segment) => segment.length >= 4 && segment[2] === index)
+      if (mapped.length !== segments.length || mapped.length === 0) return segments
+      const last = mapped.at(-1)!
+      const ends: typeof segments =
+        generated.length > last[0] && source.length >= last[3]! ? [[generated.length, last[1]!, index, source.length]] : []
+      const all = [...mapped, ...ends]
+      const exact: typeof segments = []
+      for (const [at, segment] of all.entries()) {
+        exact.push(segment)
+        const next = all[at + 1]
+        if (next === undefined) continue
+        const [g0, , , s0] = segment as [number, number, number, number]
+        const [g1, , , s1] = next as [number, number, number, number]
+        if (g1 - g0 === s1 - s0 && g1 - g0 > 1 && generated.slice(g0, g1) !== source.slice(s0, s1))
+          exact.push([g0 + 1, segment[1]!, index, s0])
+      }
+      return exact
+    }),
+  )
 }
 
 /** Lines of the renderer's wrapper before the code's first: a line of the code is a line of `slide.tsx`. */

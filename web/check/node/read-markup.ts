@@ -19,6 +19,7 @@
  * whose styles only grow past the limit once normalised renders here.
  */
 import { type DefaultTreeAdapterTypes as T, parse, serialize } from 'parse5'
+import { FORBIDDEN_ATTRIBUTES as FORBIDDEN_ATTRIBUTE_LIST, FORBIDDEN_TAGS as FORBIDDEN_TAG_LIST } from '../../render/forbidden.js'
 import { MAX_MARKUP_CHARS, markupTooLarge } from '../../render/limits.js'
 
 /** DOMPurify 3's allowed tags for its `html`, `svg` and `svgFilters` profiles (lower case, as it compares them). */
@@ -35,31 +36,9 @@ const ALLOWED_TAGS = new Set(
     .split(' '),
 )
 
-/** The renderer's own forbidden tags (`FORBIDDEN_TAGS` in `sanitize.ts`). */
-export const FORBIDDEN_TAGS: ReadonlySet<string> = new Set([
-  'script',
-  'link',
-  'meta',
-  'base',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'form',
-  'portal',
-  'noscript',
-])
-/** The renderer's own forbidden attributes (`FORBIDDEN_ATTRIBUTES` in `sanitize.ts`); DOMPurify removes every `on*` one. */
-export const FORBIDDEN_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'ping',
-  'autofocus',
-  'srcdoc',
-  'action',
-  'formaction',
-  'target',
-  'http-equiv',
-])
+/** The renderer's own forbidden tags and attributes (`forbidden.ts`, as the sanitiser reads them); DOMPurify removes every `on*` attribute. */
+const FORBIDDEN_TAGS: ReadonlySet<string> = new Set(FORBIDDEN_TAG_LIST)
+const FORBIDDEN_ATTRIBUTES: ReadonlySet<string> = new Set(FORBIDDEN_ATTRIBUTE_LIST)
 /** Elements DOMPurify removes with their content (the rest it removes keep theirs). */
 const FORBID_CONTENTS = new Set(
   'annotation-xml audio colgroup desc foreignobject head iframe math mi mn mo ms mtext noembed noframes noscript plaintext script selectedcontent style svg template thead title video xmp'.split(

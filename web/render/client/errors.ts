@@ -16,16 +16,28 @@ export interface SlidePosition {
  * script, whose first `offset` lines are the renderer's own (React, the
  * worker's start): the transpiled code's lines are `slide.tsx`'s, and the
  * column comes from the source map when it covers that spot.
+ *
+ * The map has a segment where a source token starts, and one at each
+ * line's end (`exactMappings` in `transpile.ts`). Between two segments whose
+ * spans differ in length the transpiler wrote code of its own (an import
+ * declaration becomes `var _x = require('x'); ...`, JSX becomes calls): a
+ * spot in there is at the first segment's token (the `import` keyword, the
+ * `<`), not as many columns past it as the generated code is long.
  */
 export function slidePositionOf(scriptLine: number, scriptColumn: number, mappings: string, offset: number): SlidePosition | undefined {
   const line = scriptLine - offset
   if (!Number.isInteger(line) || line < 1) return undefined
   let column = Math.max(1, scriptColumn)
   try {
-    const segments = decode(mappings)[line - 1] ?? []
-    let best: number[] | undefined
-    for (const segment of segments) if (segment.length >= 4 && segment[0]! <= scriptColumn - 1) best = segment
-    if (best !== undefined && best[2] === line - 1) column = best[3]! + 1 + (scriptColumn - 1 - best[0]!)
+    const segments = (decode(mappings)[line - 1] ?? []).filter((segment) => segment.length >= 4)
+    let at = -1
+    for (const [index, segment] of segments.entries()) if (segment[0]! <= scriptColumn - 1) at = index
+    const best = segments[at]
+    const next = segments[at + 1]
+    if (best !== undefined && best[2] === line - 1) {
+      const generated = next !== undefined && next[2] === best[2] && next[0]! - best[0]! !== next[3]! - best[3]!
+      column = best[3]! + 1 + (generated ? 0 : scriptColumn - 1 - best[0]!)
+    }
   } catch {
     // A malformed map: the line is still right.
   }

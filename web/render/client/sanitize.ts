@@ -23,27 +23,9 @@
  */
 import createDOMPurify, { type Config, type DOMPurify } from 'dompurify'
 import { cssUrlsAllowed, mayHoldCssUrl } from '../css-urls.js'
+import { FORBIDDEN_ATTRIBUTES, FORBIDDEN_TAGS } from '../forbidden.js'
 import { allowedImageUrls, frameMayLoad } from '../image-urls.js'
 import { PICTURE_DROPPED_PROPERTIES, SVG_ANIMATION_ELEMENTS } from '../picture.js'
-
-/** Elements that never reach a document. */
-export const FORBIDDEN_TAGS = [
-  'script',
-  'link',
-  'meta',
-  'base',
-  'iframe',
-  'frame',
-  'frameset',
-  'object',
-  'embed',
-  'form',
-  'portal',
-  'noscript',
-]
-
-/** Attributes that never reach a document (DOMPurify removes every `on*` attribute itself). */
-export const FORBIDDEN_ATTRIBUTES = ['ping', 'autofocus', 'srcdoc', 'action', 'formaction', 'target', 'http-equiv']
 
 /** Attributes whose value is a URL the browser would load (by local name; `href` and `srcset` have rules of their own). */
 const RESOURCE_ATTRIBUTES = new Set([
@@ -182,8 +164,8 @@ export function sanitizeStyleText(text: string, policy: ResourcePolicy): string 
 
 const CONFIG: Config = {
   USE_PROFILES: { html: true, svg: true, svgFilters: true },
-  FORBID_TAGS: FORBIDDEN_TAGS,
-  FORBID_ATTR: FORBIDDEN_ATTRIBUTES,
+  FORBID_TAGS: [...FORBIDDEN_TAGS],
+  FORBID_ATTR: [...FORBIDDEN_ATTRIBUTES],
   ALLOW_DATA_ATTR: true,
   ALLOW_UNKNOWN_PROTOCOLS: false,
   // A component's ids and names stay as written (`id="title"` included): DOMPurify's guard against DOM
