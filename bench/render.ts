@@ -257,5 +257,78 @@ export async function renderRows(options: { rounds: number }): Promise<Row[]> {
     await browser.close()
     await emulator.close()
   }
+  rows.push(...(await checkedSaveRows(Math.max(15, options.rounds))))
   return rows
+}
+
+/**
+ * Issue 32's checked saving: a `PUT` of one slide (the same files each time) to an emulator that checks
+ * slides on save, against the same `PUT` to one that does not, over HTTP as an app sends it. The first
+ * checked `PUT` starts the checker's process; later ones are paired with a plain one, in turn.
+ */
+async function checkedSaveRows(rounds: number): Promise<Row[]> {
+  const plain = createEmulator({ clock: 'manual', rateLimit: 0 })
+  const checked = createEmulator({ clock: 'manual', rateLimit: 0, checkSlidesOnSave: true })
+  try {
+    const saver = async (emulator: typeof plain) => {
+      const { origin } = await emulator.listen({ port: 0 })
+      const path = await thirtySlideDeck(origin)
+      const slug = path.slice('/editor/'.length)
+      const call = async (method: string, route: string, body?: unknown) => {
+        const response = await fetch(`${origin}/v1/projects/${slug}${route}`, {
+          method,
+          headers: { authorization: `Bearer ${ACME}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+        if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
+        return response.json()
+      }
+      const { slides } = (await call('GET', '/slides')) as { slides: Array<{ id: string }> }
+      const route = `/slides/${slides[0]!.id}`
+      const { files } = (await call('GET', `${route}/files`)) as { files: Record<string, string> }
+      return async () => {
+        const started = performance.now()
+        await call('PUT', route, { files })
+        return performance.now() - started
+      }
+    }
+    const putPlain = await saver(plain)
+    const putChecked = await saver(checked)
+    await putPlain()
+    const first = await putChecked()
+    const plainTimes: number[] = []
+    const checkedTimes: number[] = []
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        plainTimes.push(await putPlain())
+        checkedTimes.push(await putChecked())
+      } else {
+        checkedTimes.push(await putChecked())
+        plainTimes.push(await putPlain())
+      }
+    }
+    const p = median(plainTimes)
+    const c = median(checkedTimes)
+    return [
+      {
+        measure: 'checked saving (--check-slides-on-save): the first checked PUT of a slide, the checker’s start included, ms',
+        emulator: fmt(first),
+        baseline: `plain PUT: ${fmt(p)}`,
+        ratio: ratio(first / p),
+        target: '(for information)',
+        met: undefined,
+      },
+      {
+        measure: `checked saving: later checked PUTs of the same slide, ms (median of ${rounds}, each beside a plain one)`,
+        emulator: fmt(c),
+        baseline: `plain PUT: ${fmt(p)}`,
+        ratio: ratio(c / p),
+        target: '≤ 1.5x + 20 ms',
+        met: c <= 1.5 * p + 20,
+      },
+    ]
+  } finally {
+    await plain.close()
+    await checked.close()
+  }
 }
