@@ -15,6 +15,7 @@ import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
 import { COMMANDS } from './commands.js'
+import { progressHooks, progressWanted } from './progress.js'
 import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
@@ -58,6 +59,10 @@ export function conformanceCommand(): Command {
       '--write-keys <file>',
       'write export lines for the keys the kit made through a control plane (mode 0600), so the printed curls run',
     )
+    .option(
+      '--progress',
+      'print each scenario as it starts and each wait with its length on stderr, even when stderr is not a terminal or CI is set',
+    )
     .option('--verbose', 'the human report lists every finding of every scenario, and every project the run created')
     .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
     .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
@@ -92,6 +97,7 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   expectedFailures?: string
   writeBaseline?: string
   verbose?: boolean
+  progress?: boolean
   writeKeys?: string
 }
 
@@ -134,6 +140,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
     ...(flags.timeBudget === undefined ? {} : { timeBudgetMs: flags.timeBudget }),
+    ...(progressWanted(flags.progress, process.stderr.isTTY, process.env) ? progressHooks(io.err) : {}),
     onKeys: (keys) => {
       made = keys
     },
