@@ -14,13 +14,25 @@ import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
+import type { Report } from '../types.js'
 import { COMMANDS } from './commands.js'
 import { progressHooks, progressWanted } from './progress.js'
 import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
-const REPORTERS = reporters(['human', 'json', 'junit'], 'the report', 'human')
+type SuiteReporter = 'human' | 'json' | 'junit'
+const REPORTERS = reporters<SuiteReporter>(['human', 'json', 'junit'], 'the report', 'human')
+
+/** A machine-readable report's text in the format `name`. */
+function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report): string {
+  switch (name) {
+    case 'json':
+      return `${JSON.stringify(report, null, 2)}\n`
+    case 'junit':
+      return junitXml(report)
+  }
+}
 
 export function conformanceCommand(): Command {
   const command = addTargetOptions(
@@ -85,7 +97,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.describe}`).join('\n')}`,
     )
 }
 
-interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
+interface Flags extends TargetFlags, ReporterFlags<SuiteReporter> {
   emulatorChecks: boolean
   seed?: number
   runId?: string
@@ -103,7 +115,7 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
 
 /** Runs the suite; resolves to the exit code. */
 export async function suiteMain(argv: readonly string[], io: Io): Promise<number> {
-  const start = startTargetCommand<Flags, 'human' | 'json' | 'junit'>(
+  const start = startTargetCommand<Flags, SuiteReporter>(
     {
       name: NAME,
       command: conformanceCommand(),
@@ -112,12 +124,13 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
         ['--write-baseline', flags.writeBaseline],
         ['--write-keys', flags.writeKeys],
       ],
+      many: true,
     },
     argv,
     io,
   )
   if (typeof start === 'number') return start
-  const { flags, target, reporter, fail } = start
+  const { flags, target, reports, fail } = start
   let expectedFailures: Baseline | undefined
   if (flags.expectedFailures !== undefined) {
     try {
@@ -126,7 +139,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
       return fail(`--expected-failures: ${(error as Error).message}`)
     }
   }
-  const streams = reportStreams(reporter, io)
+  const streams = reportStreams(reports, io)
   const human = streams.lines
   let made: RunKey[] = []
   const options: ConformanceOptions = {
@@ -155,9 +168,10 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
   try {
     const report = await runConformance(options)
     human(humanReport(report, { verbose: flags.verbose === true }))
-    if (reporter !== undefined && reporter.name !== 'human') {
+    for (const reporter of reports) {
+      if (reporter.name === 'human') continue
       // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
-      const problem = streams.report(reporter.name === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report))
+      const problem = streams.write(reporter, reportText(reporter.name, report))
       if (problem !== undefined) return fail(`${fileFlag(flags)}: ${problem}`)
     }
     if (flags.writeBaseline !== undefined) {
