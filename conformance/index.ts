@@ -14,6 +14,7 @@ export { runConformance, exitCodeOf, selectScenarios, ConfigurationError, type C
 export { SCENARIOS } from './scenarios/index.js'
 export { Baseline, baselineOf, parseBaseline } from './baseline.js'
 export { junitXml } from './report/junit.js'
+export { markdownReport } from './report/markdown.js'
 export { scenarioLine, summaryText, findingText, coverageText } from './report/human.js'
 export { curlCommand } from './curl.js'
 export { main } from './cli.js'

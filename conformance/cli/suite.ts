@@ -12,6 +12,7 @@ import { baselineOf, parseBaseline, type Baseline } from '../baseline.js'
 import { keyHint } from '../curl.js'
 import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
+import { markdownReport } from '../report/markdown.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
 import type { Report } from '../types.js'
@@ -21,8 +22,8 @@ import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, r
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
-type SuiteReporter = 'human' | 'json' | 'junit'
-const REPORTERS = reporters<SuiteReporter>(['human', 'json', 'junit'], 'the report', 'human')
+type SuiteReporter = 'human' | 'json' | 'junit' | 'markdown'
+const REPORTERS = reporters<SuiteReporter>(['human', 'json', 'junit', 'markdown'], 'the report', 'human')
 
 /** A machine-readable report's text in the format `name`. */
 function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report): string {
@@ -31,6 +32,8 @@ function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report): stri
       return `${JSON.stringify(report, null, 2)}\n`
     case 'junit':
       return junitXml(report)
+    case 'markdown':
+      return markdownReport(report)
   }
 }
 

@@ -13,6 +13,7 @@ import type { RunKey } from '../../conformance/context.js'
 import { scrubSecrets } from '../../conformance/curl.js'
 import { humanReport } from '../../conformance/report/human.js'
 import { junitXml } from '../../conformance/report/junit.js'
+import { markdownReport } from '../../conformance/report/markdown.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
 import { fiveDefectHooks } from './five-defects.js'
 
@@ -26,6 +27,7 @@ function everyFormat(report: Report): Record<string, string> {
     verbose: humanReport(report, { verbose: true }),
     json: JSON.stringify(report, null, 2),
     junit: junitXml(report),
+    markdown: markdownReport(report),
   }
 }
 
