@@ -13,20 +13,21 @@ import { keyHint } from '../curl.js'
 import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
 import { markdownReport } from '../report/markdown.js'
+import { sarifReport } from '../report/sarif.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
 import type { Report } from '../types.js'
 import { COMMANDS } from './commands.js'
 import { progressHooks, progressWanted } from './progress.js'
-import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
+import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags, url } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
-type SuiteReporter = 'human' | 'json' | 'junit' | 'markdown'
-const REPORTERS = reporters<SuiteReporter>(['human', 'json', 'junit', 'markdown'], 'the report', 'human')
+type SuiteReporter = 'human' | 'json' | 'junit' | 'markdown' | 'sarif'
+const REPORTERS = reporters<SuiteReporter>(['human', 'json', 'junit', 'markdown', 'sarif'], 'the report', 'human')
 
 /** A machine-readable report's text in the format `name`. */
-function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report): string {
+async function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report, referenceUrl: string | undefined): Promise<string> {
   switch (name) {
     case 'json':
       return `${JSON.stringify(report, null, 2)}\n`
@@ -34,6 +35,8 @@ function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report): stri
       return junitXml(report)
     case 'markdown':
       return markdownReport(report)
+    case 'sarif':
+      return sarifReport(report, referenceUrl === undefined ? {} : { referenceUrl })
   }
 }
 
@@ -74,6 +77,12 @@ export function conformanceCommand(): Command {
       '--write-keys <file>',
       'write export lines for the keys the kit made through a control plane (mode 0600), so the printed curls run',
     )
+    .addOption(
+      new Option(
+        '--reference-url <url>',
+        'where the package’s reference/ folder is published: the SARIF report’s rules link their section there (default: help as text only)',
+      ).argParser(url),
+    )
     .option(
       '--progress',
       'print each scenario as it starts and each wait with its length on stderr, even when stderr is not a terminal or CI is set',
@@ -113,6 +122,7 @@ interface Flags extends TargetFlags, ReporterFlags<SuiteReporter> {
   writeBaseline?: string
   verbose?: boolean
   progress?: boolean
+  referenceUrl?: string
   writeKeys?: string
 }
 
@@ -174,7 +184,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     for (const reporter of reports) {
       if (reporter.name === 'human') continue
       // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
-      const problem = streams.write(reporter, reportText(reporter.name, report))
+      const problem = streams.write(reporter, await reportText(reporter.name, report, flags.referenceUrl))
       if (problem !== undefined) return fail(`${fileFlag(flags)}: ${problem}`)
     }
     if (flags.writeBaseline !== undefined) {
