@@ -209,7 +209,7 @@ describe('several reporters in one run (--reporter NAME[=FILE], repeatable)', ()
     // A target nothing listens on: had a request been sent, the error would be that it is unreachable.
     const nowhere = ['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k']
     const cases: Array<[string[], RegExp]> = [
-      [['--reporter', 'yaml'], /argument 'yaml' is invalid\. must be human, json, junit or markdown/],
+      [['--reporter', 'yaml'], /argument 'yaml' is invalid\. must be human, json, junit, markdown or sarif/],
       [['--reporter', 'json', '--reporter', 'junit'], /--reporter json and --reporter junit would both write to stdout/],
       [['--reporter', `json=${join(dir, 'a')}`, '--reporter', `junit=${join(dir, 'a')}`], /write to one file/],
       [['--reporter', 'json', '--reporter', 'junit', '--output', join(dir, 'o')], /--output names one file for json and junit/],
