@@ -64,6 +64,17 @@ export interface RunState {
    * may contain any of them (`scrubSecrets`).
    */
   keys?: Map<string, RunKey>
+  /** Told of each wait (the rate limit, a job) as it starts, with its expected length: the CLI's progress lines. */
+  onWait?: (wait: RunWait) => void
+}
+
+/** A wait of a run as it starts: on the rate limit or a generation job, its expected length (ms, the target's time), and the scenario waiting. */
+export interface RunWait {
+  kind: 'rate-limit' | 'job'
+  ms: number
+  scenario?: string
+  /** The job waited on. */
+  jobId?: string
 }
 
 /** A key a run acted with: who made it, for which scenario, and how a report names it. */
@@ -326,7 +337,10 @@ export class ScenarioContext {
     const credential = options.credential ?? credentialOf(this.target, actor, key, request.authorization)
     for (let attempt = 0; ; attempt++) {
       // A scenario that expects a 429 is not paced: it is there to meet the limit.
-      if (key !== null && !options.expectRateLimit) this.rateLimitWaitMs += await this.run.pacer.acquire(key)
+      if (key !== null && !options.expectRateLimit)
+        this.rateLimitWaitMs += await this.run.pacer.acquire(key, (ms) =>
+          this.run.onWait?.({ kind: 'rate-limit', ms, scenario: this.scenario.id }),
+        )
       this.run.requests += 1
       const { request: sent, response, durationMs } = await this.target.client.raw({ ...request, apiKey: key })
       const text = await response.text()
@@ -360,6 +374,7 @@ export class ScenarioContext {
         this.note(`unexpected 429 on ${sent.method} ${sent.url}; waited ${Math.round(wait / 1000)} s and sent it again`)
         if (key !== null) this.run.pacer.exhausted(key, now + wait)
         this.rateLimitWaitMs += wait
+        this.run.onWait?.({ kind: 'rate-limit', ms: wait, scenario: this.scenario.id })
         await this.target.clock.sleep(wait)
         continue
       }
@@ -640,6 +655,7 @@ export class ScenarioContext {
       const retryAfter = exchange.headers['retry-after']
       const asked = retryAfter === undefined ? undefined : retryAfterSeconds(retryAfter, await this.target.clock.now())
       const wait = Math.min(left, asked !== undefined && asked > 0 ? asked * 1000 : interval)
+      this.run.onWait?.({ kind: 'job', ms: wait, scenario: this.scenario.id, jobId })
       await this.sleep(wait)
       waited += wait
       if (asked === undefined || asked <= 0) interval = Math.min(15_000, Math.round(interval * 1.5))

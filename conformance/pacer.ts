@@ -60,14 +60,16 @@ export class Pacer {
   /**
    * Waits, if needed, until a request with `key` fits in the limit, then
    * counts it. Resolves to how long (ms, the target's time) it waited for
-   * the limit: its own wait, plus the one it was queued behind.
+   * the limit: its own wait, plus the one it was queued behind. `onWait`
+   * hears of each wait of its own as it starts, with its expected length.
    */
-  acquire(key: string): Promise<number> {
+  acquire(key: string, onWait?: (ms: number) => void): Promise<number> {
     if (!this.enabled) return Promise.resolve(0)
     const bucket = this.#bucket(key)
     const behind = bucket.sleeping ?? 0
     const sleep = async (ms: number) => {
       bucket.sleeping = ms
+      onWait?.(ms)
       try {
         await this.clock.sleep(ms)
       } finally {

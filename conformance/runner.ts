@@ -19,6 +19,7 @@ import {
   unmetReason,
   type RunKey,
   type RunState,
+  type RunWait,
 } from './context.js'
 import { scrubSecrets } from './curl.js'
 import { Budget, BudgetExhausted } from './budget.js'
@@ -55,6 +56,8 @@ export interface ConformanceOptions extends TargetOptions {
   timeBudgetMs?: number
   /** The clock the budget is read on (default: wall time); a test passes a fake one. */
   budgetClock?: () => number
+  /** Called as each wait (the rate limit, a job) starts, with its expected length: progress for a person watching. */
+  onWait?: (wait: RunWait) => void
   /** Called as each scenario starts. */
   onScenarioStart?: (scenario: { id: string; title: string }) => void
   /** Called once the target is resolved, before any scenario runs. */
@@ -106,9 +109,9 @@ export function selectScenarios(
  * error, not a run of failures blamed on the server. The revoked key is left
  * out: it is meant to be refused.
  */
-async function preflight(target: Target, pacer: Pacer): Promise<void> {
+async function preflight(target: Target, pacer: Pacer, onWait?: (wait: RunWait) => void): Promise<void> {
   const send = async (key: string) => {
-    await pacer.acquire(key)
+    await pacer.acquire(key, (ms) => onWait?.({ kind: 'rate-limit', ms }))
     let response: Response
     try {
       response = (await target.client.raw({ operationId: 'listTeams', apiKey: key })).response
@@ -307,7 +310,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   target.clock = budget.bound(target.clock)
   try {
     const pacer = new Pacer(target.clock, target.pace)
-    await preflight(target, pacer)
+    await preflight(target, pacer, options.onWait)
     const run: RunState = {
       target,
       pacer,
@@ -320,6 +323,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       keys: new Map(),
       jobs: new Set(),
       ...(options.onCheck === undefined ? {} : { onCheck: options.onCheck }),
+      ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     }
     const targetInfo: Report['target'] = {
       kind: target.kind,

@@ -32,6 +32,8 @@ export interface TargetCommandStart<Flags, Name extends ReporterName> {
   flags: Flags
   target: TargetOptions
   reporter: Reporter<Name> | undefined
+  /** Every reporter the flags ask for: the one `reporter`, or (`many`) each `--reporter` given. */
+  reports: Reporter<Name>[]
   /** Reports a usage error; answers its exit code. */
   fail(message: string): number
 }
@@ -48,6 +50,8 @@ export function startTargetCommand<Flags extends TargetFlags & ReporterFlags<Nam
     command: Command
     reporters: Reporters<Name>
     files: (flags: Flags) => ReadonlyArray<readonly [string, string | undefined]>
+    /** Whether the command writes several reports in one run (a repeated `--reporter`). */
+    many?: boolean
   },
   argv: readonly string[],
   io: Io,
@@ -57,9 +61,10 @@ export function startTargetCommand<Flags extends TargetFlags & ReporterFlags<Nam
   const fail = (message: string) => usageError(io, spec.name, message)
   const target = targetOptionsFrom(flags)
   if (typeof target === 'string') return fail(target)
-  const reporter = spec.reporters.from(flags)
-  if (typeof reporter === 'string') return fail(reporter)
-  const unwritable = firstUnwritable([[fileFlag(flags), reporter?.file], ...spec.files(flags)])
+  const reports = spec.many === true ? spec.reporters.all(flags) : spec.reporters.from(flags)
+  if (typeof reports === 'string') return fail(reports)
+  const list = reports === undefined ? [] : Array.isArray(reports) ? reports : [reports]
+  const unwritable = firstUnwritable([...list.map((r) => [fileFlag(flags), r.file] as const), ...spec.files(flags)])
   if (unwritable !== undefined) return fail(unwritable)
-  return { flags, target, reporter, fail }
+  return { flags, target, reporter: list.find((r) => r.name !== 'human') ?? list[0], reports: list, fail }
 }

@@ -12,14 +12,33 @@ import { baselineOf, parseBaseline, type Baseline } from '../baseline.js'
 import { keyHint } from '../curl.js'
 import { humanReport } from '../report/human.js'
 import { junitXml } from '../report/junit.js'
+import { markdownReport } from '../report/markdown.js'
+import { sarifReport } from '../report/sarif.js'
 import { ConfigurationError, exitCodeOf, runConformance, type ConformanceOptions } from '../runner.js'
 import type { RunKey } from '../context.js'
+import type { Report } from '../types.js'
 import { COMMANDS } from './commands.js'
-import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags } from './options.js'
+import { progressHooks, progressWanted } from './progress.js'
+import { addTargetOptions, duration, exitCodesHelp, integer, type Io, pattern, runId, shard, type TargetFlags, url } from './options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from './reporter.js'
 
 const NAME = 'presentation-conformance'
-const REPORTERS = reporters(['human', 'json', 'junit'], 'the report', 'human')
+type SuiteReporter = 'human' | 'json' | 'junit' | 'markdown' | 'sarif'
+const REPORTERS = reporters<SuiteReporter>(['human', 'json', 'junit', 'markdown', 'sarif'], 'the report', 'human')
+
+/** A machine-readable report's text in the format `name`. */
+async function reportText(name: Exclude<SuiteReporter, 'human'>, report: Report, referenceUrl: string | undefined): Promise<string> {
+  switch (name) {
+    case 'json':
+      return `${JSON.stringify(report, null, 2)}\n`
+    case 'junit':
+      return junitXml(report)
+    case 'markdown':
+      return markdownReport(report)
+    case 'sarif':
+      return sarifReport(report, referenceUrl === undefined ? {} : { referenceUrl })
+  }
+}
 
 export function conformanceCommand(): Command {
   const command = addTargetOptions(
@@ -58,6 +77,16 @@ export function conformanceCommand(): Command {
       '--write-keys <file>',
       'write export lines for the keys the kit made through a control plane (mode 0600), so the printed curls run',
     )
+    .addOption(
+      new Option(
+        '--reference-url <url>',
+        'where the package’s reference/ folder is published: the SARIF report’s rules link their section there (default: help as text only)',
+      ).argParser(url),
+    )
+    .option(
+      '--progress',
+      'print each scenario as it starts and each wait with its length on stderr, even when stderr is not a terminal or CI is set',
+    )
     .option('--verbose', 'the human report lists every finding of every scenario, and every project the run created')
     .option('--expected-failures <file>', 'a baseline: scenarios listed there may fail; a listed one that passes is stale')
     .option('--write-baseline <file>', 'write this run’s failures as a baseline file')
@@ -80,7 +109,7 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.describe}`).join('\n')}`,
     )
 }
 
-interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
+interface Flags extends TargetFlags, ReporterFlags<SuiteReporter> {
   emulatorChecks: boolean
   seed?: number
   runId?: string
@@ -92,12 +121,14 @@ interface Flags extends TargetFlags, ReporterFlags<'human' | 'json' | 'junit'> {
   expectedFailures?: string
   writeBaseline?: string
   verbose?: boolean
+  progress?: boolean
+  referenceUrl?: string
   writeKeys?: string
 }
 
 /** Runs the suite; resolves to the exit code. */
 export async function suiteMain(argv: readonly string[], io: Io): Promise<number> {
-  const start = startTargetCommand<Flags, 'human' | 'json' | 'junit'>(
+  const start = startTargetCommand<Flags, SuiteReporter>(
     {
       name: NAME,
       command: conformanceCommand(),
@@ -106,12 +137,13 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
         ['--write-baseline', flags.writeBaseline],
         ['--write-keys', flags.writeKeys],
       ],
+      many: true,
     },
     argv,
     io,
   )
   if (typeof start === 'number') return start
-  const { flags, target, reporter, fail } = start
+  const { flags, target, reports, fail } = start
   let expectedFailures: Baseline | undefined
   if (flags.expectedFailures !== undefined) {
     try {
@@ -120,7 +152,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
       return fail(`--expected-failures: ${(error as Error).message}`)
     }
   }
-  const streams = reportStreams(reporter, io)
+  const streams = reportStreams(reports, io)
   const human = streams.lines
   let made: RunKey[] = []
   const options: ConformanceOptions = {
@@ -134,6 +166,7 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
     emulatorChecks: flags.emulatorChecks,
     jobTimeoutMs: flags.jobTimeout * 1000,
     ...(flags.timeBudget === undefined ? {} : { timeBudgetMs: flags.timeBudget }),
+    ...(progressWanted(flags.progress, process.stderr.isTTY, process.env) ? progressHooks(io.err) : {}),
     onKeys: (keys) => {
       made = keys
     },
@@ -148,9 +181,10 @@ export async function suiteMain(argv: readonly string[], io: Io): Promise<number
   try {
     const report = await runConformance(options)
     human(humanReport(report, { verbose: flags.verbose === true }))
-    if (reporter !== undefined && reporter.name !== 'human') {
+    for (const reporter of reports) {
+      if (reporter.name === 'human') continue
       // Checked before the run; this catches what changed meanwhile (a full disk, a removed directory).
-      const problem = streams.report(reporter.name === 'json' ? `${JSON.stringify(report, null, 2)}\n` : junitXml(report))
+      const problem = streams.write(reporter, await reportText(reporter.name, report, flags.referenceUrl))
       if (problem !== undefined) return fail(`${fileFlag(flags)}: ${problem}`)
     }
     if (flags.writeBaseline !== undefined) {

@@ -3,8 +3,11 @@
  * commands, `presentation-emulator check`), beside the one exit-code table
  * (`exit-codes.ts`): `--reporter NAME` writes the report in that format to
  * stdout, `--reporter NAME=FILE` to a file (`--output FILE` is the same, the
- * older spelling). A machine-readable report (json, junit) owns stdout when
- * it has no file; a command's lines for people then go to stderr.
+ * older spelling), and the flag repeats where a command writes several
+ * reports in one run (`--reporter junit=r.xml --reporter markdown`). A
+ * machine-readable report owns stdout when it has no file; a command's lines
+ * for people then go to stderr. Two reports on stdout, two on one file, an
+ * unknown name: usage errors, found before anything runs.
  */
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
@@ -16,7 +19,7 @@ export interface Io {
   err: (text: string) => void
 }
 
-export type ReporterName = 'human' | 'json' | 'junit'
+export type ReporterName = 'human' | 'json' | 'junit' | 'markdown' | 'sarif'
 
 /** A parsed `--reporter`: the format, and the file when it goes to one. */
 export interface Reporter<Name extends ReporterName = ReporterName> {
@@ -26,22 +29,22 @@ export interface Reporter<Name extends ReporterName = ReporterName> {
 
 const listed = (names: readonly string[]) => (names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}`)
 
-/** Parses `NAME` or `NAME=FILE`, NAME one of `names`. */
+/** Parses `NAME` or `NAME=FILE`, NAME one of `names`; a repeated flag adds to the ones before it. */
 export function parseReporter<Name extends ReporterName>(names: readonly Name[]) {
-  return (value: string): Reporter<Name> => {
+  return (value: string, previous: Reporter<Name>[] = []): Reporter<Name>[] => {
     const at = value.indexOf('=')
     const name = (at < 0 ? value : value.slice(0, at)) as Name
     const file = at < 0 ? undefined : value.slice(at + 1)
     if (!names.includes(name)) throw new InvalidArgumentError(`must be ${listed(names)}, optionally =FILE (json=report.json)`)
     if (file === '') throw new InvalidArgumentError(`names no file after ${name}=`)
     if (file !== undefined && name === 'human') throw new InvalidArgumentError('human is printed, not written to a file')
-    return file === undefined ? { name } : { name, file }
+    return [...previous, file === undefined ? { name } : { name, file }]
   }
 }
 
 /** What the reporter options parse. */
 export interface ReporterFlags<Name extends ReporterName = ReporterName> {
-  reporter?: Reporter<Name>
+  reporter?: Reporter<Name>[]
   output?: string
 }
 
@@ -49,9 +52,13 @@ export interface ReporterFlags<Name extends ReporterName = ReporterName> {
 export interface Reporters<Name extends ReporterName> {
   /** The options to add to a command (made afresh each time). */
   options(): Option[]
-  /** The reporter the flags ask for (`--output` folded in), or an error message for flags that do not go together. */
+  /** The one reporter the flags ask for (`--output` folded in), or an error message (two reporters, flags that do not go together). */
   from(flags: ReporterFlags<Name>): Reporter<Name> | undefined | string
+  /** Every reporter the flags ask for (`--output` folded in; the fallback when none), or an error message. */
+  all(flags: ReporterFlags<Name>): Reporter<Name>[] | string
 }
+
+const spelled = (reporter: Reporter) => (reporter.file === undefined ? reporter.name : `${reporter.name}=${reporter.file}`)
 
 /**
  * The reporters of a command that reports in `names` (`what` says what it
@@ -59,21 +66,46 @@ export interface Reporters<Name extends ReporterName> {
  */
 export function reporters<Name extends ReporterName>(names: readonly Name[], what: string, fallback?: Name): Reporters<Name> {
   const machine = names.filter((name) => name !== 'human')
+  const all = ({ reporter, output }: ReporterFlags<Name>): Reporter<Name>[] | string => {
+    let list = [...(reporter ?? [])]
+    if (output !== undefined) {
+      const open = list.filter((r) => r.name !== 'human' && r.file === undefined)
+      if (open.length === 0) {
+        const filed = list.find((r) => r.file !== undefined)
+        if (filed !== undefined && filed.file !== output)
+          return `--reporter ${filed.name}=${filed.file} and --output ${output} name two files: give one`
+        if (filed === undefined) return `--output needs --reporter ${listed(machine)} (or --reporter NAME=FILE alone)`
+      } else if (open.length > 1)
+        return `--output names one file for ${open.map(spelled).join(' and ')}: give each its own (--reporter NAME=FILE)`
+      else list = list.map((r) => (r === open[0] ? { name: r.name, file: output } : r))
+    }
+    if (list.length === 0 && fallback !== undefined) list = [{ name: fallback }]
+    const onStdout = list.filter((r) => r.name !== 'human' && r.file === undefined)
+    if (onStdout.length > 1)
+      return `--reporter ${onStdout.map((r) => r.name).join(' and --reporter ')} would both write to stdout: give all but one a file (NAME=FILE)`
+    const files = new Map<string, Reporter<Name>>()
+    for (const r of list) {
+      if (r.file === undefined) continue
+      const before = files.get(resolve(r.file))
+      if (before !== undefined) return `--reporter ${spelled(before)} and --reporter ${spelled(r)} write to one file: give each its own`
+      files.set(resolve(r.file), r)
+    }
+    // `human` twice, or beside others, is still the one human report.
+    return list.filter((r, i) => r.name !== 'human' || list.findIndex((o) => o.name === 'human') === i)
+  }
   return {
     options() {
-      const reporter = new Option('--reporter <name[=file]>', `${what}: ${listed(names)}; =FILE writes it to a file`).argParser(
-        parseReporter(names),
-      )
-      if (fallback !== undefined) reporter.default({ name: fallback }, fallback)
+      const repeat = machine.length > 1 ? '; repeat it for several reports in one run' : ''
+      const described = `${what}: ${listed(names)}; =FILE writes it to a file${repeat}${fallback === undefined ? '' : ` (default: ${fallback})`}`
+      const reporter = new Option('--reporter <name[=file]>', described).argParser(parseReporter(names))
       return [reporter, new Option('--output <file>', 'write the report to a file: the same as --reporter NAME=FILE')]
     },
-    from({ reporter, output }) {
-      if (output === undefined) return reporter
-      if (reporter === undefined || reporter.name === 'human')
-        return `--output needs --reporter ${listed(machine)} (or --reporter NAME=FILE alone)`
-      if (reporter.file !== undefined && reporter.file !== output)
-        return `--reporter ${reporter.name}=${reporter.file} and --output ${output} name two files: give one`
-      return { name: reporter.name, file: output }
+    all,
+    from(flags) {
+      const list = all(flags)
+      if (typeof list === 'string') return list
+      if (list.length > 1) return `takes one --reporter (got ${list.map(spelled).join(', ')})`
+      return list[0]
     },
   }
 }
@@ -83,28 +115,39 @@ export const fileFlag = (flags: ReporterFlags): string => (flags.output !== unde
 
 /**
  * Where a command writes: `lines`, its lines for people (stderr when a
- * machine-readable report owns stdout), and `report`, which writes the
- * report to its file or stdout and answers an error message when the file
- * could not be written.
+ * machine-readable report owns stdout), `write`, which writes one
+ * reporter's report to its file or stdout and answers an error message when
+ * the file could not be written, and `report`, the same for the command's
+ * one machine-readable reporter (none: nothing written).
  */
 export function reportStreams(
-  reporter: Reporter | undefined,
+  reporter: Reporter | readonly Reporter[] | undefined,
   io: Io,
-): { lines: (text: string) => void; report: (text: string) => string | undefined } {
-  const ownsStdout = reporter !== undefined && reporter.name !== 'human' && reporter.file === undefined
+): {
+  lines: (text: string) => void
+  write: (reporter: Reporter, text: string) => string | undefined
+  report: (text: string) => string | undefined
+} {
+  const list: readonly Reporter[] = reporter === undefined ? [] : Array.isArray(reporter) ? reporter : [reporter as Reporter]
+  const ownsStdout = list.some((r) => r.name !== 'human' && r.file === undefined)
+  const write = (r: Reporter, text: string) => {
+    if (r.file === undefined) {
+      io.out(text)
+      return undefined
+    }
+    try {
+      writeFileSync(r.file, text)
+      return undefined
+    } catch (error) {
+      return `could not write ${r.file}: ${(error as Error).message}`
+    }
+  }
   return {
     lines: ownsStdout ? io.err : io.out,
+    write,
     report: (text) => {
-      if (reporter?.file === undefined) {
-        io.out(text)
-        return undefined
-      }
-      try {
-        writeFileSync(reporter.file, text)
-        return undefined
-      } catch (error) {
-        return `could not write ${reporter.file}: ${(error as Error).message}`
-      }
+      const machine = list.find((r) => r.name !== 'human')
+      return write(machine ?? { name: 'human' }, text)
     },
   }
 }

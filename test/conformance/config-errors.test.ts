@@ -177,6 +177,61 @@ describe('one reporter syntax for every command', () => {
   })
 })
 
+describe('several reporters in one run (--reporter NAME[=FILE], repeatable)', () => {
+  it('writes each report to its file in one run; the lines for people stay on stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporters-'))
+    const run = await cli(
+      '--grep',
+      '^teams\\.',
+      '--reporter',
+      `junit=${join(dir, 'r.xml')}`,
+      '--reporter',
+      `json=${join(dir, 'r.json')}`,
+      '--reporter',
+      `markdown=${join(dir, 'r.md')}`,
+    )
+    expect(run.code).toBe(0)
+    expect(run.out).toMatch(/^presentation-conformance \S+ · /)
+    const json = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'))
+    expect(json.summary.passed).toBe(1)
+    expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toContain(`<testcase name="${json.scenarios[0].id}`)
+    expect(readFileSync(join(dir, 'r.md'), 'utf8')).toMatch(/^## ✅ Presentation Service conformance: 1 passed, 0 failed/)
+    // One machine report on stdout beside files: it owns stdout, the lines for people move to stderr.
+    const mixed = await cli('--grep', '^teams\\.', '--reporter', 'json', '--reporter', `junit=${join(dir, 'm.xml')}`)
+    expect(mixed.code).toBe(0)
+    expect(JSON.parse(mixed.out).summary.passed).toBe(1)
+    expect(mixed.err).toMatch(/^presentation-conformance \S+ · /)
+    expect(readFileSync(join(dir, 'm.xml'), 'utf8')).toContain('<testsuites')
+  })
+
+  it('refuses bad input with exit 2 and one line, before any request is sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporters-'))
+    // A target nothing listens on: had a request been sent, the error would be that it is unreachable.
+    const nowhere = ['--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k']
+    const cases: Array<[string[], RegExp]> = [
+      [['--reporter', 'yaml'], /argument 'yaml' is invalid\. must be human, json, junit, markdown or sarif/],
+      [['--reporter', 'json', '--reporter', 'junit'], /--reporter json and --reporter junit would both write to stdout/],
+      [['--reporter', `json=${join(dir, 'a')}`, '--reporter', `junit=${join(dir, 'a')}`], /write to one file/],
+      [['--reporter', 'json', '--reporter', 'junit', '--output', join(dir, 'o')], /--output names one file for json and junit/],
+      [
+        ['--reporter', `json=${join(dir, 'ok.json')}`, '--reporter', 'junit=/nonexistent/dir/r.xml'],
+        /--reporter: the directory \/nonexistent\/dir does not exist/,
+      ],
+    ]
+    for (const [args, message] of cases) {
+      const { code, out, err } = await cli(...nowhere, ...args)
+      expect(code, args.join(' ')).toBe(2)
+      expect(out, args.join(' ')).toBe('')
+      expect(err, args.join(' ')).toMatch(message)
+      expect(err.trimEnd().split('\n'), args.join(' ')).toHaveLength(1)
+    }
+    // A command that writes one report takes one --reporter.
+    const walk = await cli('walk', '--reporter', `json=${join(dir, 'w1')}`, '--reporter', `json=${join(dir, 'w2')}`)
+    expect(walk.code).toBe(2)
+    expect(walk.err).toContain('takes one --reporter')
+  })
+})
+
 describe('the end of a report', () => {
   it('counts apart the emulator checks that can never run against a deployment', async () => {
     const { out } = await cli(...deployment(), '--grep', '^(projects|config|emulator)\\.')

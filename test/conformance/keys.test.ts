@@ -13,6 +13,8 @@ import type { RunKey } from '../../conformance/context.js'
 import { scrubSecrets } from '../../conformance/curl.js'
 import { humanReport } from '../../conformance/report/human.js'
 import { junitXml } from '../../conformance/report/junit.js'
+import { markdownReport } from '../../conformance/report/markdown.js'
+import { sarifReport } from '../../conformance/report/sarif.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
 import { fiveDefectHooks } from './five-defects.js'
 
@@ -20,12 +22,15 @@ const ADMIN = 'admin-token-s3cr3t-4f9a'
 const MAIN = 'pres_test_alice_acme'
 
 /** Every format the suite writes, for one report. */
-function everyFormat(report: Report): Record<string, string> {
+async function everyFormat(report: Report): Promise<Record<string, string>> {
   return {
+    sarif: await sarifReport(report),
+    sarifLinked: await sarifReport(report, { referenceUrl: 'https://example.com/reference/' }),
     human: humanReport(report),
     verbose: humanReport(report, { verbose: true }),
     json: JSON.stringify(report, null, 2),
     junit: junitXml(report),
+    markdown: markdownReport(report),
   }
 }
 
@@ -59,9 +64,11 @@ describe('keys never leak', () => {
     for (const f of mainFindings) expect(f.exchange?.request.key).toMatch(/^main key \(--api-key\): .*\(pres_\w{0,3}…\)$/)
   })
 
-  it('no format holds a key the run used, a value made from one, or the admin token', () => {
+  it('no format holds a key the run used, a value made from one, or the admin token', async () => {
     const secrets = [MAIN, ADMIN, ...made.map((k) => k.key)]
-    for (const [format, text] of Object.entries(everyFormat(report))) {
+    const formats = await everyFormat(report)
+    expect(Object.keys(formats)).toEqual(['sarif', 'sarifLinked', 'human', 'verbose', 'json', 'junit', 'markdown'])
+    for (const [format, text] of Object.entries(formats)) {
       for (const secret of secrets) expect(text.includes(secret), `${format} holds ${secret.slice(0, 6)}…`).toBe(false)
       expect(text, format).not.toMatch(/Bearer (?!<redacted>|\$|\\\$)/)
     }

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Finding, Report, ScenarioResult } from '../../conformance/index.js'
 import { humanReport } from '../../conformance/report/human.js'
 import { junitXml } from '../../conformance/report/junit.js'
+import { markdownReport } from '../../conformance/report/markdown.js'
 import { collapse, derivedRule, problemsOf } from '../../conformance/report/problems.js'
 import { FIVE_DEFECTS, FIVE_DEFECT_KEYS, fiveDefectServer } from './five-defects.js'
 import { runAsDeployment } from './variants.js'
@@ -144,11 +145,73 @@ describe('a server with five defects (issue 36): the reports name each once, wit
       if (c.skipped !== undefined) expect(report.scenarios.find((s) => c.name.startsWith(`${s.id} —`))!.outcome).toBe('skip')
   })
 
+  it('the markdown summary renders the same problems: one table row each with its count, one folded example each', () => {
+    const md = markdownReport(report)
+    expect(md).toMatch(/^## ❌ Presentation Service conformance: \d+ passed, \d+ failed, /)
+    const rows = md.split('\n').filter((line) => /^\| \d+ \| (MUST|SHOULD) \|/.test(line))
+    expect(rows).toHaveLength(report.problems.length)
+    rows.forEach((row, i) => {
+      // Seven cells: pipes inside a cell are escaped, so a row never splits into more.
+      expect(row.split(/(?<!\\)\|/).slice(1, -1), row).toHaveLength(7)
+      expect(row, row).toContain(`| ${report.problems[i]!.count}× |`)
+    })
+    for (const defect of FIVE_DEFECTS)
+      expect(
+        rows.some((row) => defect.problem.test(row)),
+        defect.name,
+      ).toBe(true)
+    expect(md.match(/<details><summary>/g)).toHaveLength(report.problems.length)
+    expect(md.match(/<\/details>/g)).toHaveLength(report.problems.length)
+    for (const p of report.problems) expect(md).toContain(`\`${p.rule}\``)
+    // Every fence it opens, it closes.
+    expect((md.match(/^```/gm) ?? []).length % 2).toBe(0)
+    expect(md).not.toContain('Cut short')
+  })
+
   it('--verbose lists every finding; the default lists each problem’s example once', () => {
     const short = humanReport(report)
     const verbose = humanReport(report, { verbose: true })
     const reproductions = (text: string) => text.split('\n').filter((line) => line.includes('reproduce: curl')).length
     expect(reproductions(short)).toBe(report.problems.filter((p) => p.example.curl !== undefined).length)
     expect(reproductions(verbose)).toBe(report.scenarios.flatMap((s) => [...s.failures, ...s.warnings]).filter((f) => f.curl).length)
+  })
+})
+
+describe('the markdown summary of a run cut short', () => {
+  it('says so first, with what it stopped, never started and left behind', () => {
+    const base = {
+      format: 'presentation-conformance/report@1',
+      runId: 'abc123',
+      seed: 1,
+      target: { kind: 'deployment', baseUrl: 'https://api.example/v1', emulator: false, controlPlane: false },
+      startedAt: '2026-01-01T00:00:00.000Z',
+      durationMs: 90_000,
+      summary: { passed: 1, failed: 0, skipped: 0, expectedFailures: 0, stale: 0, warnings: 0, total: 3, emulatorOnly: 0 },
+      problems: [],
+      scenarios: [result('teams.list', [])],
+      coverage: [],
+      createdProjects: ['conformance-abc123-a'],
+      mostlySkipped: false,
+    } satisfies Report
+    const whole = markdownReport(base)
+    expect(whole).toMatch(/^## ✅ /)
+    expect(whole).toContain('No problems: every check that ran held.')
+    const cut = markdownReport({
+      ...base,
+      cutShort: {
+        budgetMs: 90_000,
+        stopped: ['projects.detail'],
+        notRun: ['projects.rename'],
+        leftBehind: { projects: ['conformance-abc123-a'], jobs: ['job_1'] },
+      },
+    })
+    expect(cut).toMatch(/^## ❌ /)
+    const lines = cut.split('\n')
+    const at = lines.findIndex((line) => line.includes('**Cut short**'))
+    expect(at).toBeGreaterThan(0)
+    expect(at).toBeLessThan(lines.findIndex((line) => line.startsWith('No problems')))
+    expect(cut).toContain('Stopped: `projects.detail`.')
+    expect(cut).toContain('Not run: `projects.rename`.')
+    expect(cut).toContain('Left behind on the target: 1 project, 1 job still processing.')
   })
 })
