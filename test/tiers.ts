@@ -30,6 +30,7 @@ export const PROCESS_TIER: readonly string[] = [
   'test/security/state-file-failure.test.ts',
   'test/security/timeouts.test.ts',
   'test/slide-checks/ways-in.test.ts',
+  'test/slide-checks/large-deck.test.ts',
   'test/support/hooked-emulator.test.ts',
   'test/vitest/matchers.test.ts',
   'test/walk/walk.test.ts',
