@@ -12,15 +12,7 @@ import { cutShortText, findingText } from './human.js'
 import { collapse, whereText } from './problems.js'
 import type { Problem } from '../types.js'
 import type { Report, ScenarioResult } from '../types.js'
-
-const escapeXml = (text: string) =>
-  text
-    // Characters XML 1.0 cannot hold at all.
-    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
+import { escapeXml } from '../../src/cli/reporter.js'
 
 function testcase(result: ScenarioResult): string {
   const attrs = `name="${escapeXml(`${result.id} — ${result.title}`)}" classname="presentation-conformance.${result.kind}" time="${(result.durationMs / 1000).toFixed(3)}"`

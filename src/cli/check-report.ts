@@ -6,6 +6,7 @@
  */
 import { errorLine, errorPlace } from '../model/slide-check-text.js'
 import type { DeckCheckResult, SlideCheckReport } from '../model/slide-checks.js'
+import { escapeXml } from './reporter.js'
 
 const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
@@ -39,15 +40,6 @@ export function humanReport(result: DeckCheckResult): string {
 export function jsonReport(result: DeckCheckResult): string {
   return `${JSON.stringify(result, null, 2)}\n`
 }
-
-const escapeXml = (text: string) =>
-  text
-    // Characters XML 1.0 cannot hold at all.
-    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
 
 function testcase(report: SlideCheckReport, project: string): string {
   const attrs = `name="${escapeXml(report.slideId)}" classname="${escapeXml(`presentation-emulator.check.${project}`)}"`

@@ -185,3 +185,13 @@ export function firstUnwritable(files: ReadonlyArray<readonly [string, string | 
   }
   return undefined
 }
+
+/** Text as XML 1.0 holds it in an attribute or element (the JUnit reports of both bins): characters it cannot hold at all become U+FFFD. */
+export const escapeXml = (text: string) =>
+  text
+    // Characters XML 1.0 cannot hold at all.
+    .replace(/[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
