@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../src/index.js'
+import { WAYS } from './support/harness.js'
 
 /**
  * The pages' live updates (server-sent events) through every way in: the
@@ -58,8 +59,6 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
   }
   throw new Error(`timed out waiting until ${what}`)
 }
-
-const WAYS = ['fetch', 'msw', 'http'] as const
 
 describe.each(WAYS)('live pages (%s)', (way) => {
   let emulator: PresentationEmulator

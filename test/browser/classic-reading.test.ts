@@ -75,7 +75,12 @@ describe('slides a browser would read otherwise than validation, in Chromium', (
     return parts.join('\n')
   }
 
-  it('shows each hidden-line slide stored through a state import as its source error, in the editor and the site; no hidden line runs', async () => {
+  /**
+   * A deck of the refused slides and a benign one, published, then each
+   * hostile text put in place by a state import (in the project and in the
+   * published snapshot): its editor's and its site's addresses.
+   */
+  async function hostileDeck(): Promise<{ ids: string[]; editor: string; site: string }> {
     const { slug, ids } = await makeDeck(served, 'Classic reading', [
       ...REFUSED.map((slide, index) => ({ name: `Hostile ${index + 1}`, content: { title: slide.name, blocks: [] } })),
       { name: 'Benign', tsx: 'export default () => <section className="slide"><h1 id="benign">Benign slide</h1></section>' },
@@ -94,12 +99,21 @@ describe('slides a browser would read otherwise than validation, in Chromium', (
       body: JSON.stringify(state),
     })
     expect(put.status, await put.clone().text()).toBe(200)
-    const journalBefore = (await served.emulator.control.listRequests({ limit: 500 })).requests.length
+    return { ids, editor: `/editor/${slug}`, site: new URL(published.publishedUrl).pathname }
+  }
 
-    for (const address of [`/editor/${slug}`, new URL(published.publishedUrl).pathname]) {
+  // One test per page: each clicks through every hostile slide and reads every frame, which on a busy machine is
+  // most of a test's time limit (both pages in one test went over it at a load average of 20 on 2 cores).
+  it.each(['editor', 'site'] as const)(
+    'shows each hidden-line slide stored through a state import as its source error, in the %s; no hidden line runs',
+    async (where) => {
+      const deck = await hostileDeck()
+      const { ids } = deck
+      const journalBefore = (await served.emulator.control.listRequests({ limit: 500 })).requests.length
+
       observed = await observedPage(browser)
       const page = observed.page
-      await page.goto(`${served.origin}${address}`)
+      await page.goto(`${served.origin}${deck[where]}`)
       await settled(page)
       expect((await shown(page, ids[ids.length - 1]!)).text).toContain('Benign slide')
       // Each on the stage too (a display frame), where a hidden line that ran would show its marker as well.
@@ -118,15 +132,15 @@ describe('slides a browser would read otherwise than validation, in Chromium', (
         expect(await errorOf(page, ids[index]!, 'thumb'), slide.name).toMatch(fails)
       }
       expect(await errorOf(page, ids[REFUSED.length - 1]!, 'stage')).toMatch((REFUSED.at(-1)!.expect.render as { fails: RegExp }).fails)
-      await page.screenshot({ path: screenshotPath(`classic-reading-${address.startsWith('/editor') ? 'editor' : 'site'}`) })
+      await page.screenshot({ path: screenshotPath(`classic-reading-${where}`) })
       await observed.close()
       expect(canary.connections).toBe(0)
       expect(foreignRequests(observed.requests, served.origin)).toEqual([])
       expect(observed.errors).toEqual([])
-    }
-    expect((await served.emulator.control.listRequests({ limit: 500 })).requests.length).toBe(journalBefore)
-    observed = undefined
-  })
+      expect((await served.emulator.control.listRequests({ limit: 500 })).requests.length).toBe(journalBefore)
+      observed = undefined
+    },
+  )
 
   it('renders the slides both readings take alike (`-->` in JSX text, both in strings and comments, a hashbang)', async () => {
     const { slug, ids } = await makeDeck(

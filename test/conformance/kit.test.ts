@@ -56,13 +56,6 @@ describe('the kit against the emulator', () => {
     expect(report.createdProjects.length).toBeGreaterThan(20)
   })
 
-  it('passes every check over HTTP, against an emulator it starts on a free port', async () => {
-    const report = await runConformance({ target: 'http', seed: 2 })
-    expectAllPassed(report)
-    expect(report.target.kind).toBe('http')
-    expect(report.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/)
-  })
-
   it('runs against an in-process app’s fetch as a deployment, skipping what needs more with the reason', async () => {
     const emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
     const report = await runConformance({

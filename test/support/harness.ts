@@ -9,8 +9,24 @@ import { parseBody as parse, requestInit, type SendOptions } from './http.js'
 export type { SendOptions } from './http.js'
 
 /** The three ways into the emulator that every API test runs through. */
-export const WAYS = ['fetch', 'msw', 'http'] as const
-export type Way = (typeof WAYS)[number]
+export const ALL_WAYS = ['fetch', 'msw', 'http'] as const
+export type Way = (typeof ALL_WAYS)[number]
+
+/**
+ * The ways this run takes: all three, unless `TEST_WAYS` (a comma-separated
+ * list) narrows them. The fast tier (vitest.unit.config.ts) sets it to
+ * `fetch`, the in-process way; `npm test` runs every way. A name that is not
+ * a way stops the run, so a typo never runs nothing.
+ */
+export const WAYS: readonly Way[] = waysOf(process.env.TEST_WAYS)
+
+function waysOf(list: string | undefined): readonly Way[] {
+  if (list === undefined || list.trim() === '') return ALL_WAYS
+  const names = list.split(',').map((name) => name.trim())
+  const unknown = names.filter((name) => !(ALL_WAYS as readonly string[]).includes(name))
+  if (unknown.length > 0) throw new Error(`TEST_WAYS names ${unknown.join(', ')}; the ways are ${ALL_WAYS.join(', ')}`)
+  return ALL_WAYS.filter((way) => names.includes(way))
+}
 
 /** Test-friendly defaults: manual clock, no rate limit, every response schema-checked. */
 export const TEST_DEFAULTS: EmulatorOptions = { clock: 'manual', rateLimit: 0, validateResponses: true }
