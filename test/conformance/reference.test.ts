@@ -93,7 +93,9 @@ describe('a finding’s ref', () => {
       expect(human.out).toContain(`see:      ${findings[0]!.ref}`)
       const junit = await cli(...target, '--grep', '^config\\.merge$', '--reporter', 'junit', '--seed', '1')
       const xml = new XMLParser({ ignoreAttributes: false }).parse(junit.out)
-      const failure = xml.testsuites.testsuite.testcase.failure
+      // The report opens with its distinct problems as a suite of their own; the scenario's suite holds its test case.
+      const suites = [xml.testsuites.testsuite].flat() as Array<{ testcase: { failure?: unknown } | Array<{ failure?: unknown }> }>
+      const failure = suites.flatMap((suite) => [suite.testcase].flat()).find((testcase) => testcase.failure !== undefined)!.failure as any
       expect(failure['@_message']).toContain(findings[0]!.ref)
       expect(failure['#text']).toContain(`see:      ${findings[0]!.ref}`)
       // A baseline as the kit wrote it before findings had a ref: clauses only.

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const STAMP = join(ROOT, 'web', 'generated', 'inputs.json')
-const OUTPUTS = ['web/generated/pages-scripts.ts', 'web/generated/render-scripts.ts']
+const OUTPUTS = ['web/generated/pages-scripts.ts', 'web/generated/render-scripts.ts', 'web/generated/check-scripts.ts']
 const run = promisify(execFile)
 const buildClient = (...args: string[]) => run(process.execPath, ['scripts/build-client.mjs', ...args], { cwd: ROOT })
 const mtimes = () => OUTPUTS.map((file) => statSync(join(ROOT, file)).mtimeMs)
@@ -37,6 +37,8 @@ describe('the browser scripts the pages serve', () => {
         'web/render/client/renderer.ts',
         'web/render/limits.ts',
         'src/model/slide-box.ts',
+        'web/check/node/child.ts',
+        'web/render/client/slide-world.ts',
       ]),
     )
     const before = mtimes()
