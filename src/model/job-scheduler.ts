@@ -60,6 +60,10 @@ export class JobScheduler {
       // Each job finishes whole or not at all (a failure leaves it processing, to be tried again).
       await world.transaction(() => finishJob(world, jobId, job.outcome, new Date(dueAt).toISOString(), error))
     }
+    // The timer may have woken this settle a moment early: Node runs timers by a monotonic clock that can be
+    // a millisecond ahead of Date.now(), so the job it was set for may not be due yet. Finishing a job re-arms
+    // the timer (its table listener); finishing none would leave the rest to the next request.
+    this.arm()
   }
 
   /** Finishes a processing job now, whole or not at all. Call inside the lock. */

@@ -1,5 +1,5 @@
 import { parse } from '@babel/parser'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { GenerateProjectResponse, JobStatusResponse, ProjectDetail } from '../../src/schemas/index.js'
 import { createEmulator } from '../../src/index.js'
 import { expectError, expectSchema, harnessPerTest, startHarness, WAYS } from '../support/harness.js'
@@ -215,6 +215,32 @@ describe('generation timing', () => {
     expect(emulator.control.listRequests().requests).toHaveLength(1)
     await emulator.close()
   }, 150_000)
+
+  it('completes on a real clock when its timer fires before the wall clock reaches the due time', async () => {
+    // Node runs a timer by its own monotonic clock, which may be a millisecond ahead of Date.now(): the job's
+    // timer can fire while the job is not quite due. It must wake again, not leave the job for the next request.
+    // Here the timers and the wall clock are fake, and the wall clock is set back 1 ms behind the timers.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      const emulator = createEmulator({ clock: 'real', timeScale: 0.001, rateLimit: 0 })
+      const response = await emulator.fetch('http://127.0.0.1:4010/v1/projects/generate', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ACME}` },
+        body: JSON.stringify({ prompt: 'Early timer' }),
+      })
+      const { jobId } = (await response.json()) as { jobId: string }
+      const dueAt = Date.parse((await worldOf(emulator)).job(jobId)!.dueAt)
+      vi.setSystemTime(Date.now() - 1)
+      await vi.advanceTimersByTimeAsync(dueAt - Date.now() - 1)
+      expect((await worldOf(emulator)).job(jobId)!.status, 'the timer fired 1 ms before the due time').toBe('processing')
+      await vi.advanceTimersByTimeAsync(1)
+      expect((await worldOf(emulator)).job(jobId)!.status).toBe('completed')
+      expect(emulator.control.listRequests().requests).toHaveLength(1)
+      await emulator.close()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 
   it('seeds the ±20% jitter by job id, so the same seed gives the same due times', async () => {
     const dueTimes = async () => {

@@ -20,7 +20,7 @@ import { CONTAINER_TIER, DEEP_TIER, FAST_TIER_WAYS, PROCESS_TIER } from '../tier
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-type TestOptions = { include?: string[]; exclude?: string[]; env?: Record<string, string> }
+type TestOptions = { include?: string[]; exclude?: string[]; env?: Record<string, string>; isolate?: boolean }
 const testOf = (config: unknown): TestOptions => (config as { test: TestOptions }).test
 
 /** The files a config runs, as vitest finds them. */
@@ -87,5 +87,10 @@ describe('the test tiers', () => {
     expect(testOf(fullConfig).env?.TEST_WAYS).toBeUndefined()
     expect(testOf(deepConfig).env?.TEST_WAYS).toBeUndefined()
     expect(testOf(processConfig).env?.TEST_WAYS).toBeUndefined()
+  })
+
+  it('isolate every file in npm test; only the fast tier shares a process between files', () => {
+    expect(testOf(unitConfig).isolate).toBe(false)
+    for (const config of [fullConfig, processConfig, deepConfig]) expect(testOf(config).isolate).not.toBe(false)
   })
 })
