@@ -92,6 +92,8 @@ export const choiceScenarios = [
   emulatorScenario({
     id: 'emulator.list-order',
     title: 'Projects list by updatedAt descending, then id; a malformed cursor, an out-of-range limit or a bad published is 400',
+    // It reads the front of the list: on an account other scenarios share (a key given with --api-key), only alone.
+    phase: 'quiet',
     async run(ctx) {
       const main = await ctx.main()
       await ctx.step('projects list by updatedAt descending, then id; a rename moves a project to the front', async () => {
@@ -142,6 +144,8 @@ export const choiceScenarios = [
   emulatorScenario({
     id: 'emulator.keyset-cursors',
     title: 'Keyset cursors: projects created between pages neither skip nor repeat the others',
+    // It walks the whole list: on an account other scenarios share (a key given with --api-key), only alone.
+    phase: 'quiet',
     async run(ctx) {
       const main = await ctx.main()
       await ctx.step('a walk with an insert between pages lists every earlier project once, in order', async () => {
