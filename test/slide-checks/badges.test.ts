@@ -278,6 +278,41 @@ describe('badges through the emulator', () => {
     expect(checker.checks).toBe(2)
   })
 
+  it('sends an open editor the badges as soon as a check records them, without a change of the world', async () => {
+    const checker = new CountingChecker()
+    const { emulator, slideIds } = await served(checker)
+    const ids = await slideIds()
+    const controller = new AbortController()
+    const response = await emulator.fetch(`${ORIGIN}/editor/welcome-deck/events`, { signal: controller.signal })
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let buffer = ''
+    /** The next `state` event's deck view. */
+    const nextState = async (): Promise<{ slides: Array<{ id: string; thumb: string }> }> => {
+      for (;;) {
+        const match = /event: state\ndata: (.*)\n\n/.exec(buffer)
+        if (match !== null) {
+          buffer = buffer.slice(match.index + match[0].length)
+          return JSON.parse(match[1]!)
+        }
+        const { value, done } = await reader.read()
+        if (done) throw new Error('the stream ended')
+        buffer += decoder.decode(value, { stream: true })
+      }
+    }
+    try {
+      const first = await nextState()
+      expect(first.slides.some((slide) => slide.thumb.includes('check-badge'))).toBe(false)
+      await emulator.control.checkSlides('welcome-deck', { slideIds: [ids[0]!] })
+      const next = await nextState()
+      expect(next.slides.map((slide) => slide.thumb.includes('data-testid="check-badge" data-status="rendered"'))).toEqual(
+        ids.map((_, i) => i === 0),
+      )
+    } finally {
+      controller.abort()
+    }
+  })
+
   it('counts layout findings on the badge when a result carries them', async () => {
     const checker = new CountingChecker()
     checker.layout = [{ kind: 'overflow' }, { kind: 'small-text' }]
