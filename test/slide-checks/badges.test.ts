@@ -313,6 +313,29 @@ describe('badges through the emulator', () => {
     }
   })
 
+  it('records a slide the deck’s budget cut short when the checker answers, and nothing for slides not reached', async () => {
+    const checker = new CountingChecker()
+    let answer: (() => void) | undefined
+    const held = new Promise<void>((resolve) => {
+      answer = resolve
+    })
+    const check = checker.check.bind(checker)
+    checker.check = async (input) => {
+      await held
+      return check(input)
+    }
+    const { emulator, text, slideIds } = await served(checker)
+    const ids = await slideIds()
+    const result = await emulator.control.checkSlides('welcome-deck', { slideIds: ids.slice(0, 2), budgetMs: 1 })
+    expect(result.slides.map((slide) => slide.status)).toEqual(['timeout', 'timeout'])
+    expect(editorBadges(await text('/editor/welcome-deck')).get(ids[0]!)).toBeUndefined()
+    answer!()
+    // The checker's own answer for the first slide is its result; the second was never asked for.
+    await expect.poll(async () => editorBadges(await text('/editor/welcome-deck')).get(ids[0]!)).toBe('rendered')
+    expect(editorBadges(await text('/editor/welcome-deck')).get(ids[1]!)).toBeUndefined()
+    expect(checker.checks).toBe(1)
+  })
+
   it('counts layout findings on the badge when a result carries them', async () => {
     const checker = new CountingChecker()
     checker.layout = [{ kind: 'overflow' }, { kind: 'small-text' }]
