@@ -224,6 +224,11 @@ describe('badges through the emulator', () => {
     // Another project was not checked.
     expect(dashboardChecks(await text('/_emulator'), 'q3-business-review')).toContain('not checked')
 
+    // A published site shows no badge: a check is for the people who edit the deck.
+    const site = await text('/sites/welcome-deck.sites.localhost/')
+    expect(site).toContain('class="thumb')
+    expect(site).not.toContain('check-badge')
+
     // Viewing pages (the editor, its stage, the dashboard and its fragment) never asks for a check.
     const checks = checker.checks
     await text('/editor/welcome-deck')
