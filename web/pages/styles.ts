@@ -82,6 +82,8 @@ body.viewer-page{height:100dvh;overflow:hidden}
 .check-badge-layout{font-weight:600}
 .check-list{display:flex;flex-wrap:wrap;gap:.25rem;margin:0;padding:0;list-style:none}
 .check-list .check-position{font-variant-numeric:tabular-nums}
+/* A long deck's row stays short: a slide that renders shows its mark (its sentence stays its title and name). */
+.check-list .check-rendered .check-label{display:none}
 .thumb-editing{position:absolute;top:.55rem;right:.55rem;display:inline-flex;align-items:center;gap:.3rem;max-width:calc(100% - 1.1rem);padding:.1rem .45rem;border-radius:999px;background:#0f172a;color:#fde68a;font-size:.68rem;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;box-shadow:0 1px 3px rgba(0,0,0,.3)}
 .stage{grid-area:stage;position:relative;min-height:0;min-width:0;padding:1.5rem;overflow:hidden}
 .stage-fit{width:100%;height:100%;container-type:size;display:grid;place-items:center}
