@@ -14,6 +14,7 @@ import { Urls } from './model/urls.js'
 import { MountTable, type BrowserPolicyName, type Mount, type MountContext, type MountHandler } from './mounts.js'
 import { NO_SLIDE_CHECKER, NO_SLIDE_CHECKER_MESSAGE, type SlideChecker } from './model/slide-checker.js'
 import { SlideCheckService } from './model/slide-check-service.js'
+import { SlideCheckResults } from './model/check-results.js'
 import type { Env } from './operations/index.js'
 import { resolveOptions, type EmulatorOptions, type ResolvedOptions } from './options.js'
 import type { Change } from './store/table.js'
@@ -69,6 +70,11 @@ export class Emulator {
   readonly slideChecker: SlideChecker
   /** Checks slides through `slideChecker`: one at a time, a bounded queue, a deck's budget (`model/slide-check-service.ts`). */
   readonly slideChecks: SlideCheckService
+  /**
+   * The last check result of each slide, by what was checked (`model/check-results.ts`): what the editor's
+   * and the dashboard's badges show. Every check through `slideChecks` records here; a new world clears it.
+   */
+  readonly slideCheckResults = new SlideCheckResults()
   /** Each mount's handler, once built (on the first request the mount serves), and those being built. */
   readonly #handlers = new Map<Mount<Emulator>, MountHandler>()
   readonly #loading = new Map<Mount<Emulator>, Promise<MountHandler>>()
@@ -246,8 +252,11 @@ export class Emulator {
     this.#world = world
     this.#loaded = true
     this.#jobs.attach(world)
+    // Results of the last world's slides are not this world's (a reset, a state import).
+    this.slideCheckResults.clear()
     world.onChange((change) => {
       if (this.#world !== world) return
+      this.slideCheckResults.observe(change)
       for (const listener of this.#changeListeners) listener(change)
     })
     for (const listener of this.#changeListeners) listener({ table: '*' })

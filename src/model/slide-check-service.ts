@@ -23,6 +23,7 @@ import { fail, ServiceError } from '../core/errors.js'
 import { describeIssues, safeParse } from '../core/validation.js'
 import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
 import type { World } from '../store/world.js'
+import type { CheckedSlide, SlideCheckResults } from './check-results.js'
 import { checkDeck } from './deck-check.js'
 import { type SlideChecker, type SlideCheckInput, type SlideCheckResult, SlideCheckerUnavailableError } from './slide-checker.js'
 import {
@@ -41,6 +42,8 @@ export interface SlideCheckServiceHost {
   readonly world: World
   /** Runs `task` with exclusive access to the world (held only while the snapshot is copied). */
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
+  /** Where each check's result is recorded for the pages' badges (`check-results.ts`); none, nothing is recorded. */
+  readonly slideCheckResults?: SlideCheckResults
 }
 
 /**
@@ -91,6 +94,7 @@ export function queueFull(status: 429 | 503, error: SlideCheckQueueFullError): S
 /** One slide as read from the world: its id, 1-based position in the deck, and what the checker needs. */
 export interface SlideSnapshot {
   slideId: string
+  projectId: string
   position: number
   input: SlideCheckInput
 }
@@ -148,10 +152,18 @@ export class SlideCheckService {
     const slides = await this.#snapshot(slug, parsed.slideIds)
     if (!this.#host.slideChecker.available) throw checkerUnavailable(new SlideCheckerUnavailableError())
     const checker = this.#host.slideChecker
+    // Each checker result is recorded for the badges (the deck's budget may stop waiting for one; it is recorded when it comes).
+    const record = this.#host.slideCheckResults?.recorder()
+    const bySnapshot = new Map(slides.map((slide) => [slide.input, slide]))
+    const checked = (input: SlideCheckInput) => (result: SlideCheckResult) => {
+      const slide = bySnapshot.get(input)
+      if (slide !== undefined) record?.(slide, input, result)
+      return result
+    }
     // Each slide waits for its turn; a slide the budget cuts short keeps its
     // turn until the checker is done with it, so the next check waits for the
     // checker, not for the report.
-    const inTurn = { check: (input: SlideCheckInput) => this.#inTurn(() => checker.check(input)) }
+    const inTurn = { check: (input: SlideCheckInput) => this.#inTurn(() => checker.check(input)).then(checked(input)) }
     const deck = slides.map(({ slideId, position, input }) => ({ slideId, position, load: async () => input }))
     return this.#queued(async () => {
       try {
@@ -171,10 +183,18 @@ export class SlideCheckService {
   /**
    * Checks one slide's files (a checked save): queued as one check, bounded
    * by the renderer's own time limit. Rejects with `SlideCheckQueueFullError`
-   * when the queue is full, or with what the checker rejected with.
+   * when the queue is full, or with what the checker rejected with. The
+   * result is recorded as `slide`'s for `input`, when `slide` is given.
    */
-  checkOne(input: SlideCheckInput): Promise<SlideCheckResult> {
-    return this.#queued(() => this.#inTurn(() => this.#host.slideChecker.check(input)))
+  checkOne(input: SlideCheckInput, slide?: CheckedSlide): Promise<SlideCheckResult> {
+    const record = slide === undefined ? undefined : this.#host.slideCheckResults?.recorder()
+    return this.#queued(() =>
+      this.#inTurn(async () => {
+        const result = await this.#host.slideChecker.check(input)
+        record?.(slide!, input, result)
+        return result
+      }),
+    )
   }
 
   /** Runs `task` as one check of the bounded queue; refuses at once when the queue is full. */
@@ -202,7 +222,12 @@ export class SlideCheckService {
       const project = world.projectBySlug(slug)
       if (project === undefined) throw fail.notFound('Project', `no project "${slug}"`)
       const deck = world.slidesOf(project.id)
-      const all = deck.map((slide, index) => ({ slideId: slide.id, position: index + 1, input: inputOf(slide.files, project.config) }))
+      const all = deck.map((slide, index) => ({
+        slideId: slide.id,
+        projectId: project.id,
+        position: index + 1,
+        input: inputOf(slide.files, project.config),
+      }))
       if (slideIds === undefined) return all
       const wanted = new Set(slideIds)
       const known = new Set(deck.map((slide) => slide.id))

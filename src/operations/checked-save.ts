@@ -40,7 +40,13 @@ export interface CheckedSave {
 }
 
 /** The slide's files as they would be stored and the project's config; the handler's own 404 when either is missing. */
-function wouldStore(world: World, principal: Principal, slug: string, slideId: string, sent: PartialSlideFiles): SlideCheckInput {
+function wouldStore(
+  world: World,
+  principal: Principal,
+  slug: string,
+  slideId: string,
+  sent: PartialSlideFiles,
+): SlideCheckInput & { projectId: string } {
   const project = accessibleProject(world, principal, slug)
   const slide = projectSlide(world, project, slideId)
   const files: SlideFiles = { ...slide.files }
@@ -48,7 +54,7 @@ function wouldStore(world: World, principal: Principal, slug: string, slideId: s
     const text = sent[name]
     if (text !== undefined) files[name] = text
   }
-  return { files, config: project.config }
+  return { files, config: project.config, projectId: project.id }
 }
 
 /** Same files and same config (the config compared as JSON: a config write replaces the record). */
@@ -80,14 +86,15 @@ export async function checkSave(
   params: { slug: string; slideId: string },
   sent: PartialSlideFiles,
 ): Promise<CheckedSave> {
-  const checked = await host.exclusive(() => {
+  const { checked, projectId } = await host.exclusive(() => {
     const input = wouldStore(host.world, principal, params.slug, params.slideId, sent)
-    return { files: input.files, config: structuredClone(input.config) }
+    return { checked: { files: input.files, config: structuredClone(input.config) }, projectId: input.projectId }
   })
   await assertValidFiles(sent)
   let result: SlideCheckResult
   try {
-    result = await host.slideChecks.checkOne(checked)
+    // Recorded as the result of these files: a badge shows it while they are the slide's stored files (not after a refused save).
+    result = await host.slideChecks.checkOne(checked, { projectId, slideId: params.slideId })
   } catch (error) {
     if (error instanceof SlideCheckQueueFullError) throw queueFull(503, error)
     throw checkerUnavailable(error)

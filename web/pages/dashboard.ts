@@ -12,12 +12,14 @@ import type { Faults } from '../../src/core/faults.js'
 import type { Journal, JournalEntry } from '../../src/core/journal.js'
 import { eventStreamResponse } from '../../src/core/server-sent-events.js'
 import type { ClockResponse } from '../../src/control/schemas.js'
+import type { SlideCheckResultsReader } from '../../src/model/check-results.js'
 import type { Urls } from '../../src/model/urls.js'
 import { OPERATION_IDS } from '../../src/schemas/index.js'
-import type { ProjectRecord } from '../../src/store/records.js'
+import type { ProjectRecord, SlideRecord } from '../../src/store/records.js'
 import type { Change } from '../../src/store/table.js'
 import type { World } from '../../src/store/world.js'
 import { VERSION } from '../../src/version.js'
+import { type ProjectChecks, projectChecks } from './check-badge.js'
 import { escapeHtml, htmlDocument } from './html.js'
 import { maskKey } from './key-mask.js'
 
@@ -32,6 +34,8 @@ export interface DashboardSource {
   exclusive<T>(task: () => Promise<T> | T): Promise<T>
   /** Subscribes to every change of the world; returns the unsubscribe function. */
   onChange(listener: (change: Change<unknown> | { table: '*' }) => void): () => void
+  /** The last check result of each slide (the projects' badges): read only, so the dashboard never starts a check. */
+  readonly slideCheckResults: SlideCheckResultsReader
 }
 
 /** Which journal entries the requests table shows. */
@@ -118,6 +122,16 @@ function newestProjects(world: World, n: number): ProjectRecord[] {
   return top
 }
 
+/** A project's badges: the last check of each slide whose files and config are still those checked (none started here). */
+function checksOf(results: SlideCheckResultsReader, project: ProjectRecord, slides: readonly SlideRecord[]): string {
+  const checked: ProjectChecks['checked'] = []
+  slides.forEach((slide, index) => {
+    const result = results.current(project.id, slide.id, slide.files, project.config)
+    if (result !== undefined) checked.push({ position: index + 1, name: slide.name, result })
+  })
+  return projectChecks({ slides: slides.length, checked })
+}
+
 /** Every live section of the dashboard, by name: the page has an element `data-section="name"` for each. */
 export function dashboardSections(
   source: DashboardSource,
@@ -169,6 +183,7 @@ export function dashboardSections(
 
   const projects = newestProjects(world, PROJECT_ROWS)
   const projectRows = projects.map((project) => {
+    const slides = world.slidesOf(project.id)
     const published = source.urls.published(world, project)
     const sitePath = published === null ? null : new URL(published).pathname
     return [
@@ -176,7 +191,8 @@ export function dashboardSections(
         `<a href="/editor/${encodeURIComponent(project.slug)}" target="_blank" rel="noopener">${e(project.name)}</a><div class="muted mono">${e(project.slug)}</div>`,
       ),
       td(e(teamName(project.teamId)), 'hide-narrow'),
-      td(String(world.slidesOf(project.id).length), 'num'),
+      td(String(slides.length), 'num'),
+      td(checksOf(source.slideCheckResults, project, slides) || '<span class="muted">not checked</span>', 'checks'),
       td(sitePath === null ? '<span class="muted">no</span>' : `<a href="${e(sitePath)}" target="_blank" rel="noopener">site ↗</a>`),
       td(e(shortTime(project.updatedAt)), 'nowrap hide-narrow'),
     ]
@@ -276,7 +292,11 @@ export function dashboardSections(
     'keys-count': e(count(keys.length, allKeys.length, allKeys.length === 1 ? 'key' : 'keys')),
     keys: table(['Key', 'Name', ['Owner', 'hide-narrow'], ['Team', 'hide-narrow'], 'State', ''], keyRows, 'No API keys.'),
     'projects-count': e(count(projects.length, world.projects.size, world.projects.size === 1 ? 'project' : 'projects')),
-    projects: table(['Project', ['Team', 'hide-narrow'], 'Slides', 'Published', ['Updated', 'hide-narrow']], projectRows, 'No projects.'),
+    projects: table(
+      ['Project', ['Team', 'hide-narrow'], 'Slides', 'Last checks', 'Published', ['Updated', 'hide-narrow']],
+      projectRows,
+      'No projects.',
+    ),
     'jobs-count': e(count(jobs.length, allJobs.length, allJobs.length === 1 ? 'job' : 'jobs')),
     jobs: table(
       [['Job', 'hide-narrow'], 'Status', 'Project', ['Prompt', 'hide-narrow'], ['Due / finished', 'hide-narrow'], ''],
@@ -403,7 +423,7 @@ export function dashboardEvents(source: DashboardSource, filter: JournalFilter) 
         .map((fault) => `${fault.id}:${fault.remaining}:${fault.hits}`)
         .join(',')
       // A real clock is shown to the second.
-      return `${worldChanges}|${newest}|${source.journal.size}|${faults}|${clock.mode === 'manual' ? clock.now : clock.now.slice(0, 19)}`
+      return `${worldChanges}|${source.slideCheckResults.version}|${newest}|${source.journal.size}|${faults}|${clock.mode === 'manual' ? clock.now : clock.now.slice(0, 19)}`
     }
     const render = async () => {
       if (rendering || sink.closed) return

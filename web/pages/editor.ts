@@ -4,6 +4,7 @@
  * the editing indicator on every slide whose flag is on. It follows the
  * world live (see `page-server.ts`).
  */
+import type { SlideCheckResultsReader } from '../../src/model/check-results.js'
 import type { JobRecord, ProjectRecord } from '../../src/store/records.js'
 import type { World } from '../../src/store/world.js'
 import { siteAddress } from '../../src/model/urls.js'
@@ -38,10 +39,29 @@ function failureReason(error: string | null | undefined): string {
   return (error ?? '').replace(/^\s*generation failed\s*[:.\-–—]?\s*/i, '').trim()
 }
 
-/** The editor's view of a project: what the page shows and what each live update carries. */
-export function editorView(world: World, project: ProjectRecord, images: ImagePolicy, transpiler: SlideTranspiler): DeckView {
+/**
+ * The editor's view of a project: what the page shows and what each live
+ * update carries. With `checks`, each thumbnail shows its slide's last check
+ * result for the slide's current files and the project's config (a badge);
+ * reading them never starts a check.
+ */
+export function editorView(
+  world: World,
+  project: ProjectRecord,
+  images: ImagePolicy,
+  transpiler: SlideTranspiler,
+  checks?: SlideCheckResultsReader,
+): DeckView {
   const slides = world.slidesOf(project.id)
-  const deck = renderDeck(project.config, slides.map(deckSlide), images, transpiler)
+  const deck = renderDeck(
+    project.config,
+    slides.map((slide) => {
+      const check = checks?.current(project.id, slide.id, slide.files, project.config)
+      return check === undefined ? deckSlide(slide) : { ...deckSlide(slide), check }
+    }),
+    images,
+    transpiler,
+  )
   const version = project.latestVersionId === null ? undefined : world.versions.get(project.latestVersionId)
   const job = latestJob(world, project)
   const chips: string[] = []

@@ -2,6 +2,7 @@ import { fail } from '../../src/core/errors.js'
 import { textResponse, type EmulatorRequest, type EmulatorResponse } from '../../src/core/exchange.js'
 import { eventStreamResponse } from '../../src/core/server-sent-events.js'
 import { SITES_DOMAIN } from '../../src/model/urls.js'
+import type { SlideCheckResultsReader } from '../../src/model/check-results.js'
 import type { ProjectRecord } from '../../src/store/records.js'
 import type { Change } from '../../src/store/table.js'
 import type { World } from '../../src/store/world.js'
@@ -23,6 +24,8 @@ export interface PageHost {
   settleDueJobs(): Promise<void>
   /** Subscribes to every change of state; returns the unsubscribe function. */
   onChange(listener: (change: Change<unknown> | { table: '*' }) => void): () => void
+  /** The last check result of each slide (the editor's badges): read only, so a page never starts a check. */
+  readonly slideCheckResults: SlideCheckResultsReader
 }
 
 /** How long the editor's stream waits after a change before it renders, so a burst of changes is one update. */
@@ -87,7 +90,7 @@ export async function handlePage(host: PageHost, request: EmulatorRequest): Prom
       if (project === undefined || (second !== undefined && second !== 'live') || rest.length > 0) {
         return { status: 404, body: editorNotFoundPage(first === undefined || first === '' ? request.path : first) }
       }
-      const view = editorView(world, project, images, transpiler)
+      const view = editorView(world, project, images, transpiler, host.slideCheckResults)
       return second === 'live'
         ? { status: 200, body: editorSlidesHtml(view) }
         : { status: 200, body: editorPage(view, project.slug), style: view.css }
@@ -143,7 +146,7 @@ function editorEvents(host: PageHost, slug: string, images: ImagePolicy, transpi
         const next = await host.exclusive(() => {
           const project = host.world.projectBySlug(slug)
           projectId = project?.id
-          return project === undefined ? null : JSON.stringify(editorView(host.world, project, images, transpiler))
+          return project === undefined ? null : JSON.stringify(editorView(host.world, project, images, transpiler, host.slideCheckResults))
         })
         send(next)
       } catch (error) {
@@ -174,9 +177,14 @@ function editorEvents(host: PageHost, slug: string, images: ImagePolicy, transpi
     const unsubscribe = host.onChange((change) => {
       if (concerns(change, projectId)) schedule()
     })
+    // A check recorded for one of the project's slides changes its badge (nothing in the world changed).
+    const unsubscribeChecks = host.slideCheckResults.onRecord((slide) => {
+      if (slide === undefined || projectId === undefined || slide.projectId === projectId) schedule()
+    })
     void render()
     return () => {
       unsubscribe()
+      unsubscribeChecks()
       if (timer !== undefined) clearTimeout(timer)
       timer = undefined
     }

@@ -73,6 +73,17 @@ body.viewer-page{height:100dvh;overflow:hidden}
 .viewer-site .thumb-number{color:#94a3b8}
 .thumb-name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .thumb.is-editing .thumb-slide{box-shadow:0 0 0 2px #f59e0b}
+/* A slide's last check (its badge): a mark and a word, the colour only repeats them. */
+.check-badge{display:inline-flex;align-items:center;gap:.25rem;flex:none;padding:0 .4rem;border:1px solid;border-radius:999px;font-size:.66rem;font-weight:650;line-height:1.5;white-space:nowrap}
+.thumb-caption .check-badge{margin-left:auto}
+.check-rendered{background:#dcfce7;color:#166534;border-color:#86efac}
+.check-error,.check-crashed{background:#fee2e2;color:#991b1b;border-color:#fca5a5}
+.check-timeout,.check-too-large{background:#fef3c7;color:#92400e;border-color:#fcd34d}
+.check-badge-layout{font-weight:600}
+.check-list{display:flex;flex-wrap:wrap;gap:.25rem;margin:0;padding:0;list-style:none}
+.check-list .check-position{font-variant-numeric:tabular-nums}
+/* A long deck's row stays short: a slide that renders shows its mark (its sentence stays its title and name). */
+.check-list .check-rendered .check-label{display:none}
 .thumb-editing{position:absolute;top:.55rem;right:.55rem;display:inline-flex;align-items:center;gap:.3rem;max-width:calc(100% - 1.1rem);padding:.1rem .45rem;border-radius:999px;background:#0f172a;color:#fde68a;font-size:.68rem;font-weight:600;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;box-shadow:0 1px 3px rgba(0,0,0,.3)}
 .stage{grid-area:stage;position:relative;min-height:0;min-width:0;padding:1.5rem;overflow:hidden}
 .stage-fit{width:100%;height:100%;container-type:size;display:grid;place-items:center}
@@ -233,6 +244,7 @@ html:not(.overview):not(.presenting) .viewer-editor:has(> .controls-panel:not([h
   .thumb{width:7.5rem;flex:none}
   .viewer-site .thumb{width:7.5rem}
   .thumb-editing{display:none}
+  .thumb-caption .check-label,.thumb-caption .check-badge-layout{display:none}
   .stage{padding:.75rem;overflow:auto}
   .stage-fit{container-type:inline-size;height:auto;min-height:100%;place-items:safe center}
   .stage .slide-frame{width:100%;aspect-ratio:auto;min-height:calc(100cqw * 9 / 16)}

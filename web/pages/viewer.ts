@@ -12,6 +12,8 @@ import { RENDER_VERSION } from '../generated/render-scripts.js'
 import { FRAME_KEY_PARAM, RENDER_ASSET_PATH, RENDER_ASSETS } from '../render/limits.js'
 import { slideRenderData, type SlideRenderData } from '../render/slide-render.js'
 import type { SlideTranspiler } from '../render/transpile.js'
+import type { SlideCheckResult } from '../../src/model/slide-checker.js'
+import { checkBadge, checkSentence } from './check-badge.js'
 import { escapeHtml, htmlDocument, renderSlide, type ImagePolicy } from './html.js'
 import { type DeckTheme, deckTheme, themeCss } from './theme.js'
 
@@ -55,6 +57,8 @@ export interface DeckSlide {
   name: string
   files: SlideFiles
   editing?: EditingState | null
+  /** The slide's last check result for its current files and config (the editor's badges); none on a site. */
+  check?: SlideCheckResult
 }
 
 /** The editing indicator on a slide: who is editing and, when given, what they were asked. */
@@ -103,12 +107,13 @@ export function renderDeck(
     const content = renderSlide(slide.files, context)
     const editing = slide.editing ?? null
     const who = editing === null ? '' : editing.agentName?.trim() || 'An agent'
-    const label = `Slide ${index + 1}: ${slide.name}${editing === null ? '' : ` (${who} is editing it)`}`
+    const checked = slide.check === undefined ? '' : `. ${checkSentence(slide.check)}`
+    const label = `Slide ${index + 1}: ${slide.name}${editing === null ? '' : ` (${who} is editing it)`}${checked}`
     return {
       id: slide.id,
       name: slide.name,
       frame: `<article class="slide-frame" data-slide-id="${escapeHtml(slide.id)}">${content}${editing === null ? '' : editingOverlay(editing)}</article>`,
-      thumb: `<button type="button" class="thumb${editing === null ? '' : ' is-editing'}" data-slide-id="${escapeHtml(slide.id)}" aria-label="${escapeHtml(label)}"><span class="thumb-slide" aria-hidden="true">${content}</span><span class="thumb-caption"><span class="thumb-number">${index + 1}</span><span class="thumb-name">${escapeHtml(slide.name)}</span></span>${
+      thumb: `<button type="button" class="thumb${editing === null ? '' : ' is-editing'}" data-slide-id="${escapeHtml(slide.id)}" aria-label="${escapeHtml(label)}"><span class="thumb-slide" aria-hidden="true">${content}</span><span class="thumb-caption"><span class="thumb-number">${index + 1}</span><span class="thumb-name">${escapeHtml(slide.name)}</span>${checkBadge(slide.check)}</span>${
         editing === null
           ? ''
           : `<span class="thumb-editing" data-testid="thumb-editing"><span class="spinner" aria-hidden="true"></span>${escapeHtml(who)}</span>`
