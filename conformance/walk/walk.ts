@@ -311,6 +311,8 @@ async function startOracle(): Promise<Target> {
     client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: emulator.fetch }),
     keys: {},
     fixtures: {},
+    fetch: emulator.fetch,
+    allowReset: false,
     control,
     emulatorChecks: true,
     seededWorld: false,
