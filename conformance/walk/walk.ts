@@ -24,7 +24,7 @@ import { newRunId, RUN_ID, Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary } from '../types.js'
 import { type Handle, type Observation, type Resolved, Side } from './sides.js'
-import { describeStep, issuePath, SLIDE_STEPS, sequenceArbitrary, type WalkStep, WalkStepSchema } from './steps.js'
+import { describeStep, issuePath, motifSchedule, SLIDE_STEPS, sequenceArbitrary, type WalkStep, WalkStepSchema } from './steps.js'
 
 export const WALK_FORMAT = 'presentation-conformance/walk@1'
 
@@ -560,6 +560,8 @@ class Walk {
       generation: target.allowGeneration && this.settings.maxGenerations > 0,
       otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
     }
+    // Every motif once, first thing in the first runs (one each): found by the walk's length, not the seed's luck.
+    const schedule = motifSchedule(allowance, this.settings.seed)
     const property = fc.asyncProperty(
       fc.commands([sequenceArbitrary(allowance).map((steps) => new SequenceCommand(steps))], {
         maxCommands: Math.max(1, Math.ceil(this.settings.maxSteps / 2)),
@@ -568,8 +570,10 @@ class Walk {
       async (commands) => {
         // A run the budget leaves no time for is not started; one the budget ends midway stops there.
         if (this.budget.expired) return
+        const scheduled = schedule[this.runsStarted]
+        const sequence = scheduled === undefined ? commands : [new SequenceCommand(scheduled.steps), ...commands]
         try {
-          await this.#modelRun(commands, () => {
+          await this.#modelRun(sequence, () => {
             failing = []
           })
         } catch (error) {
