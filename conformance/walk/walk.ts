@@ -16,7 +16,7 @@ import { Clauses, endpoint } from '../clauses.js'
 import { refOf } from '../reference.js'
 import { SUMMARY_LIMITS, summarize, type SummaryLimits } from '../report/exchange.js'
 import type { Actor } from '../actors.js'
-import { type RunState, type Scenario, ScenarioContext } from '../context.js'
+import { type RunState, type RunWait, type Scenario, ScenarioContext } from '../context.js'
 import { type Credential, curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { Pacer } from '../pacer.js'
 import { Budget, BudgetExhausted } from '../budget.js'
@@ -62,6 +62,10 @@ export interface WalkOptions extends TargetOptions {
   replay?: WalkStep[]
   /** Called as each run starts, with how many have started. */
   onRun?: (started: number) => void
+  /** Called as each wait on the target starts (the rate limit, a job), with its expected length: the CLI's progress lines. */
+  onWait?: (wait: RunWait) => void
+  /** Called once a divergence is found, before shrinking it (replays against the target, at most `shrinkReplays`). */
+  onShrink?: (info: { foundAtRun: number; steps: number; replays: number }) => void
   /** Called once the target answered, before the first run: the walk's seed and run id (printed at the start). */
   onStart?: (info: { seed: number; runId: string }) => void
   /** Called after every step the walk runs (shrinking's replays included), with what held and what did not. */
@@ -342,8 +346,9 @@ async function preflight(target: Target): Promise<void> {
 }
 
 /** State shared by a run's scenario contexts (the walk's own, no observer: each side's judges). */
-function runState(target: Target, runId: string): RunState {
+function runState(target: Target, runId: string, onWait?: (wait: RunWait) => void): RunState {
   return {
+    ...(onWait === undefined ? {} : { onWait }),
     target,
     pacer: new Pacer(target.clock, target.pace),
     runId,
@@ -383,7 +388,7 @@ class Walk {
     readonly target: Target,
     oracle: Target,
   ) {
-    this.#targetState = runState(target, runId)
+    this.#targetState = runState(target, runId, options.onWait)
     // Each side's observer judges the walk's exchanges (sides.ts), not the context's.
     this.#targetCtx = new ScenarioContext(this.#targetState, WALK_SCENARIO, rng.fork('target'), { observe: false })
     this.#oracleCtx = new ScenarioContext(runState(oracle, runId), WALK_SCENARIO, rng.fork('oracle'), { observe: false })
@@ -616,6 +621,7 @@ class Walk {
   async shrinkFound(failing: RanStep[], found: SearchOutcome): Promise<NonNullable<WalkResult['counterexample']>> {
     const foundAtRun = this.runsStarted
     const from = failing.length + 1
+    this.options.onShrink?.({ foundAtRun, steps: from, replays: this.options.shrinkReplays ?? DEFAULT_SHRINK_REPLAYS })
     const { steps, replays } = await shrink(
       failing,
       async (candidate) => {
