@@ -60,7 +60,7 @@ export function walkCommand(): Command {
   for (const option of REPORTERS.options()) command.addOption(option)
   return command.addHelpText(
     'after',
-    `\n${exitCodesHelp({ ok: 'no divergence', findings: 'a divergence', usage: 'usage or configuration (bad flag, unreachable target, a file that is not a replay file)' })}`,
+    `\n${exitCodesHelp({ ok: 'no divergence', findings: 'a divergence', usage: 'usage or configuration, found before the first run (bad flag, an unknown reporter, two reports on stdout or a report that cannot be written: before any request; an unreachable target, a file that is not a replay file)' })}`,
   )
 }
 
