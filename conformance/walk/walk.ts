@@ -231,6 +231,8 @@ interface Run {
   focus: number | undefined
   /** The steps that ran (the start left out), with the handle each acted on and the one it made. */
   ran: RanStep[]
+  /** Steps this run may take beyond the longest sequence: its scheduled motif's, which add to the random part, never displace it. */
+  extra?: number
 }
 
 /** A step as it ran: the handle it acted on, the handle it made (indices into the run's projects). */
@@ -514,7 +516,7 @@ class Walk {
    */
   async runSequence(run: Run, steps: readonly WalkStep[], onStep?: (record: StepRecord) => void): Promise<StepRecord | undefined> {
     for (const step of steps) {
-      if (run.log.length > this.settings.maxSteps) return undefined
+      if (run.log.length > this.settings.maxSteps + (run.extra ?? 0)) return undefined
       const resolved = this.ready(step, run)
       if (resolved === undefined) continue
       const record = await this.execute(run, resolved)
@@ -540,11 +542,16 @@ class Walk {
     let failing: RanStep[] | undefined
     const walk = this
     class SequenceCommand implements fc.AsyncCommand<object, Run> {
-      constructor(readonly steps: WalkStep[]) {}
+      constructor(
+        readonly steps: WalkStep[],
+        /** A scheduled motif: its steps come on top of the run's longest sequence. */
+        readonly scheduled = false,
+      ) {}
       check(): boolean {
         return true
       }
       async run(_: object, run: Run): Promise<void> {
+        if (this.scheduled) run.extra = this.steps.length
         // Out of time: the rest of this run's sequences are not started (the walk reports it was cut short).
         if (walk.budget.expired) return
         const found = await walk.runSequence(run, this.steps, () => {
@@ -576,7 +583,7 @@ class Walk {
         // A run the budget leaves no time for is not started; one the budget ends midway stops there.
         if (this.budget.expired) return
         const scheduled = schedule[this.runsStarted]
-        const sequence = scheduled === undefined ? commands : [new SequenceCommand(scheduled.steps), ...commands]
+        const sequence = scheduled === undefined ? commands : [new SequenceCommand(scheduled.steps, true), ...commands]
         try {
           await this.#modelRun(sequence, () => {
             failing = []
