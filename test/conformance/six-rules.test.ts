@@ -7,7 +7,7 @@
  * could not run says so in the coverage.
  */
 import { describe, expect, it } from 'vitest'
-import { runConformance } from '../../conformance/index.js'
+import { main, runConformance } from '../../conformance/index.js'
 import type { Report } from '../../conformance/types.js'
 import { createHookedEmulator } from '../support/hooked-emulator.js'
 import { brokenEmulator, DEFECTS, type Defect, defectFetch, manualClockOf, runAgainstDefect } from './variants.js'
@@ -56,6 +56,19 @@ describe('each rule the kit let through is caught against the emulator (its cont
     })
     const outcomes = report.scenarios.map((s) => [s.id, s.outcome, s.failures.map((f) => f.message), s.warnings.map((f) => f.message)])
     expect(outcomes.sort()).toEqual(ids.map((id) => [id, 'pass', [], []]).sort())
+  })
+
+  it('--allow-reset without --control-url is a usage error (exit 2), before any request', async () => {
+    let err = ''
+    const code = await main(
+      ['node', 'presentation-conformance', '--base-url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '--allow-reset'],
+      {
+        out: () => undefined,
+        err: (t) => void (err += t),
+      },
+    )
+    expect(code).toBe(2)
+    expect(err).toBe('presentation-conformance: --allow-reset needs --control-url\n')
   })
 
   it('a reset runs against a control URL only with --allow-reset, and says which flag', async () => {
