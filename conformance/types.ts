@@ -181,7 +181,7 @@ export interface CoverageRow {
   /** For an exercised pair: the scenarios whose requests were answered with it. */
   scenarios?: string[]
   /**
-   * For an exercised pair: scenarios that declare it and did not run, with why
+   * For an exercised pair: spec scenarios that declare it and found, as they ran, they could not (`skip.kind: not-applicable`), with why
    * (`generation.template-scope: …`): another scenario met the status, but not
    * the rule the skipped one checks.
    */
