@@ -74,6 +74,7 @@ export const CONTRACT_SECTIONS = [
   '§3 › rate limit',
   '§4 › choices for "not shown" items',
   '§5 › control plane',
+  '§6 › pages',
 ] as const
 export type ContractSection = (typeof CONTRACT_SECTIONS)[number]
 

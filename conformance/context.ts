@@ -686,6 +686,8 @@ export function needMet(target: Target, need: Need): boolean {
       return target.emulatorChecks
     case 'seededWorld':
       return target.seededWorld && target.emulatorChecks
+    case 'reset':
+      return target.allowReset && target.control !== undefined
   }
 }
 
@@ -712,5 +714,7 @@ export function unmetReason(need: Need): string {
       return 'checks an emulator choice: runs only against the emulator'
     case 'seededWorld':
       return 'checks the emulator’s seeded fixtures: runs only against an emulator the kit started'
+    case 'reset':
+      return 'resets the emulator, which clears everyone’s state on it: pass --allow-reset (with --control-url)'
   }
 }

@@ -274,15 +274,26 @@ function coverage(
     if (route.extension === true && !run.target.emulatorChecks) continue
     const statuses = [200, ...route.errors, ...COMMON_ERROR_STATUSES].sort((a, b) => a - b)
     for (const status of statuses) {
-      if (run.exercised.has(`${operationId} ${status}`)) {
-        const by = [...(exercisedBy.get(`${operationId} ${status}`) ?? [])]
-        rows.push({ operationId, status, state: 'exercised', ...(by.length === 0 ? {} : { scenarios: by.sort() }) })
-        continue
-      }
-      const skipped = scenarios
+      const declaring = scenarios
         .filter((s) => (s.covers ?? []).some(([op, st]) => op === operationId && st === status))
         .map((s) => results.find((r) => r.id === s.id))
-        .find((r) => r?.outcome === 'skip')
+      if (run.exercised.has(`${operationId} ${status}`)) {
+        const by = [...(exercisedBy.get(`${operationId} ${status}`) ?? [])]
+        // A spec check that declares the pair and found it could not run is said even so (its rule went
+        // unchecked); one skipped for a flag is in the report's list of what the flags left unrun already.
+        const notRun = declaring
+          .filter((r) => r?.outcome === 'skip' && r.kind === 'spec' && r.skip?.kind === 'not-applicable')
+          .map((r) => `${r!.id}: ${r!.reason}`)
+        rows.push({
+          operationId,
+          status,
+          state: 'exercised',
+          ...(by.length === 0 ? {} : { scenarios: by.sort() }),
+          ...(notRun.length === 0 ? {} : { notRun }),
+        })
+        continue
+      }
+      const skipped = declaring.find((r) => r?.outcome === 'skip')
       rows.push(
         skipped === undefined
           ? { operationId, status, state: 'not-covered' }

@@ -432,13 +432,17 @@ const transitions: SpecItem[] = [
     PUBLICATION,
     'unpublished → published: POST /projects/{slug}/publish on a project that exists',
     [scenario('publishing.state-machine'), fact('project.published')],
-    'that the latest version becomes reachable at its live URL is outside the API',
+    'that the latest version becomes reachable at its live URL: the kit opens publishedUrl, a MUST against the emulator (its contract serves the site); against a deployment its site may sit where the kit cannot reach it, so it is only noted',
   ),
   item(
     'transition.publication.unpublish',
     PUBLICATION,
     'published → unpublished: DELETE /projects/{slug}/publish; project and slides kept; can be published again',
-    [scenario('publishing.state-machine', /unpublishing keeps the slides/), scenario('publishing.list-filter')],
+    [
+      scenario('publishing.state-machine', /unpublishing keeps the slides/),
+      scenario('publishing.state-machine', /the published site is (404|no longer served) once unpublished/),
+      scenario('publishing.list-filter'),
+    ],
   ),
   item('transition.publication.duplicate', PUBLICATION, 'a duplicated project starts unpublished with a fresh URL', [
     scenario('projects.duplicate', /a duplicate starts unpublished/),

@@ -16,7 +16,11 @@ export interface Target {
   client: PresentationClient
   keys: { main?: string; other?: string; revoked?: string; noCredits?: string }
   /** Projects a deployment's person set up for the rules only a control plane could otherwise arrange. */
-  fixtures: { collaboratorProject?: string; teamProject?: string }
+  fixtures: { collaboratorProject?: string; teamProject?: string; otherTeamTemplate?: string }
+  /** The fetch the API is reached through: the kit also opens pages with it (a project's published site). */
+  fetch: typeof fetch
+  /** The kit may reset the emulator (`POST /_emulator/reset`): it started it, or `--allow-reset` with a control URL. */
+  allowReset: boolean
   /** The emulator's control plane, when the target has it. */
   control: ControlClient | undefined
   /** Run the emulator checks: the target is our emulator (and they were not turned off). */
@@ -55,6 +59,10 @@ export interface TargetOptions {
   collaboratorProject?: string
   /** The slug of a project owned by another team the main key's user belongs to (not the key's own team). */
   teamProject?: string
+  /** The id of a template of the other key's team (not the main key's): another team's template is 404 on generate. */
+  otherTeamTemplate?: string
+  /** With `controlUrl`: the kit may reset the emulator (which clears everyone's state on it). */
+  allowReset?: boolean
   /** The emulator's control plane of a deployment (`http://host:4010/_emulator`). */
   controlUrl?: string
   adminToken?: string
@@ -124,6 +132,8 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
       client: createClient({ baseUrl, fetch: doFetch }),
       keys: {},
       fixtures: {},
+      fetch: doFetch,
+      allowReset: true,
       control,
       emulatorChecks,
       seededWorld: true,
@@ -178,7 +188,10 @@ export async function resolveTarget(options: TargetOptions): Promise<Target> {
     fixtures: {
       ...(options.collaboratorProject === undefined ? {} : { collaboratorProject: options.collaboratorProject }),
       ...(options.teamProject === undefined ? {} : { teamProject: options.teamProject }),
+      ...(options.otherTeamTemplate === undefined ? {} : { otherTeamTemplate: options.otherTeamTemplate }),
     },
+    fetch: doFetch,
+    allowReset: control !== undefined && options.allowReset === true,
     control,
     emulatorChecks: emulatorChecks && control !== undefined,
     seededWorld: false,

@@ -18,6 +18,7 @@ import type { OperationId, RawRequest, SentRequest } from '../src/client/index.j
  * - `controlPlane`: the emulator's control plane (`--control-url`, or a target the kit started).
  * - `emulator`: the target is our emulator (its contract's choices are checked).
  * - `seededWorld`: the emulator's seeded fixtures, untouched (only when the kit started it).
+ * - `reset`: the kit may reset the emulator (it started it, or `--allow-reset` with a control URL).
  */
 export type Need =
   | 'writes'
@@ -30,6 +31,7 @@ export type Need =
   | 'controlPlane'
   | 'emulator'
   | 'seededWorld'
+  | 'reset'
 
 /** MUST: a failure fails the scenario. SHOULD: a failure is a warning. */
 export type Level = 'MUST' | 'SHOULD'
@@ -178,6 +180,12 @@ export interface CoverageRow {
   reason?: string
   /** For an exercised pair: the scenarios whose requests were answered with it. */
   scenarios?: string[]
+  /**
+   * For an exercised pair: spec scenarios that declare it and found, as they ran, they could not (`skip.kind: not-applicable`), with why
+   * (`generation.template-scope: …`): another scenario met the status, but not
+   * the rule the skipped one checks.
+   */
+  notRun?: string[]
 }
 
 export const REPORT_FORMAT = 'presentation-conformance/report@1'

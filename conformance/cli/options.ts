@@ -106,6 +106,12 @@ export function addTargetOptions(command: Command): Command {
       new Option('--team-project <slug>', 'a project owned by another team the main key’s user belongs to').env('CONFORMANCE_TEAM_PROJECT'),
     )
     .addOption(
+      new Option(
+        '--other-team-template <id>',
+        'the id of a template of the other team’s (not the main key’s team): another team’s template is 404 on generate',
+      ).env('CONFORMANCE_OTHER_TEAM_TEMPLATE'),
+    )
+    .addOption(
       new Option('--control-url <url>', 'the emulator control plane of the target (http://host:4010/_emulator)')
         .env('CONFORMANCE_CONTROL_URL')
         .argParser(url),
@@ -113,6 +119,10 @@ export function addTargetOptions(command: Command): Command {
     .addOption(new Option('--admin-token <token>', 'the control plane’s admin token').env('CONFORMANCE_ADMIN_TOKEN'))
     .option('--allow-writes', 'against a deployment: run scenarios that create and change projects')
     .option('--allow-generation', 'against a deployment: run scenarios that start generation jobs (spends credits)')
+    .option(
+      '--allow-reset',
+      'with --control-url: run the checks that reset the emulator (POST /_emulator/reset clears everyone’s state on it)',
+    )
 }
 
 /** What `addTargetOptions` parses. */
@@ -126,10 +136,12 @@ export interface TargetFlags {
   creditsKey?: string | boolean
   collaboratorProject?: string
   teamProject?: string
+  otherTeamTemplate?: string
   controlUrl?: string
   adminToken?: string
   allowWrites?: boolean
   allowGeneration?: boolean
+  allowReset?: boolean
 }
 
 /**
@@ -149,6 +161,7 @@ export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
   }
   if (flags.baseUrl === undefined && (flags.apiKey !== undefined || flags.controlUrl !== undefined))
     return '--api-key and --control-url need --base-url'
+  if (flags.allowReset === true && flags.controlUrl === undefined) return '--allow-reset needs --control-url'
   const noCreditsKey = typeof flags.creditsKey === 'string' ? flags.creditsKey : process.env.CONFORMANCE_NO_CREDITS_KEY || undefined
   return {
     ...(flags.target === undefined ? {} : { target: flags.target }),
@@ -159,10 +172,12 @@ export function targetOptionsFrom(flags: TargetFlags): TargetOptions | string {
     ...(noCreditsKey === undefined ? {} : { noCreditsKey }),
     ...(flags.collaboratorProject === undefined ? {} : { collaboratorProject: flags.collaboratorProject }),
     ...(flags.teamProject === undefined ? {} : { teamProject: flags.teamProject }),
+    ...(flags.otherTeamTemplate === undefined ? {} : { otherTeamTemplate: flags.otherTeamTemplate }),
     ...(flags.controlUrl === undefined ? {} : { controlUrl: flags.controlUrl }),
     ...(flags.adminToken === undefined ? {} : { adminToken: flags.adminToken }),
     allowWrites: flags.allowWrites === true,
     allowGeneration: flags.allowGeneration === true,
+    ...(flags.allowReset === true ? { allowReset: true } : {}),
   }
 }
 

@@ -131,6 +131,12 @@ export interface Settings {
    * where nothing else changes the account's projects between its pages.
    */
   judgeLists: boolean
+  /**
+   * Judge by the emulator's contract where it chooses for the spec (the
+   * target is our emulator): `theme` and `tokens` replaced whole on a config
+   * merge. Default false: a deployment may merge deeper.
+   */
+  contract?: boolean
 }
 
 /** The service prefix of a key: up to and with its first underscore, or undefined without one. */
@@ -434,8 +440,17 @@ export function learn(model: Model, ex: Observed): void {
   }
 }
 
-/** The configuration a read must show, key by key: `exact` values, and `containing` what was written into objects. */
-export function expectedConfig(config: ConfigModel): {
+/**
+ * The configuration a read must show, key by key: `exact` values, and
+ * `containing` what was written into objects. With `contract` (the target is
+ * our emulator), `theme` and `tokens` are replaced whole (emulator-contract.md
+ * §4; tokens' arrays default to empty), so what was last written to them is
+ * exactly what a read shows.
+ */
+export function expectedConfig(
+  config: ConfigModel,
+  contract = false,
+): {
   known: boolean
   exact: Record<string, unknown>
   containing: Record<string, unknown>
@@ -444,6 +459,15 @@ export function expectedConfig(config: ConfigModel): {
   const containing: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(config.base ?? {})) if (!(key in config.writes)) exact[key] = value
   for (const [key, value] of Object.entries(config.writes)) {
+    if (contract && key === 'theme') {
+      exact[key] = value
+      continue
+    }
+    if (contract && key === 'tokens' && typeof value === 'object' && value !== null) {
+      const tokens = value as { palette?: unknown; fonts?: unknown }
+      exact[key] = { ...tokens, palette: tokens.palette ?? [], fonts: tokens.fonts ?? [] }
+      continue
+    }
     // How deep a merge goes below the top level is not shown: a written object is contained, not equal.
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) containing[key] = value
     else exact[key] = value

@@ -69,12 +69,15 @@ export function findingText(finding: Finding): string {
 export function coverageText(report: Report): string {
   const byOperation = new Map<string, string[]>()
   const reasons = new Map<string, string>()
+  const notRun = new Map<string, string>()
   for (const row of report.coverage) {
     const cells = byOperation.get(row.operationId) ?? []
     const mark = row.state === 'exercised' ? '✓' : row.state === 'skipped' ? 'skip' : '·'
     cells.push(`${row.status} ${mark}`)
     byOperation.set(row.operationId, cells)
     if (row.state === 'skipped' && row.reason !== undefined) reasons.set(row.reason.split(':')[0]!, row.reason)
+    for (const reason of row.notRun ?? [])
+      notRun.set(reason.split(':')[0]!, `${row.operationId} ${row.status} was met, but ${reason.replace(/^([^:]+):/, '$1 did not run:')}`)
   }
   const width = Math.max(...[...byOperation.keys()].map((k) => k.length))
   const lines = ['Coverage (operation × documented status: ✓ exercised, skip = its scenario was skipped, · not covered)']
@@ -82,6 +85,10 @@ export function coverageText(report: Report): string {
   if (reasons.size > 0) {
     lines.push('  skipped because:')
     for (const reason of reasons.values()) lines.push(`    ${reason}`)
+  }
+  if (notRun.size > 0) {
+    lines.push('  met by other scenarios, but a check of it did not run:')
+    for (const line of notRun.values()) lines.push(`    ${line}`)
   }
   return lines.join('\n')
 }

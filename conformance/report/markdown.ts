@@ -11,19 +11,19 @@ import type { Problem, Report } from '../types.js'
 import { whereText } from './problems.js'
 
 /** A table cell's text: one line, its pipes escaped, HTML's angle brackets as entities. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').trim()
 }
 
 /** Inline code that survives the backticks inside `text`. */
-function code(text: string): string {
+export function code(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
   const ticks = '`'.repeat(longest + 1)
   return `${ticks}${longest > 0 ? ' ' : ''}${text.replace(/\s+/g, ' ')}${longest > 0 ? ' ' : ''}${ticks}`
 }
 
 /** A fenced block that no run of backticks inside `text` closes early. */
-function fenced(text: string, language = ''): string {
+export function fenced(text: string, language = ''): string {
   const longest = Math.max(0, ...[...text.matchAll(/`{3,}/g)].map((m) => m[0].length))
   const fence = '`'.repeat(Math.max(3, longest + 1))
   return `${fence}${language}\n${text.replace(/\n+$/, '')}\n${fence}`

@@ -4,7 +4,7 @@ import { createProject, needs, scenario } from './support.js'
 
 const PUT = endpoint('updateProjectConfig')
 
-const COLORS = {
+export const COLORS = {
   background: '#ffffff',
   foreground: '#0f172a',
   card: '#ffffff',
@@ -22,7 +22,7 @@ const COLORS = {
   border: '#e2e8f0',
   input: '#e2e8f0',
 }
-const THEME = { fontFamily: 'Inter', radius: '0.5rem', colors: { default: COLORS } }
+export const THEME = { fontFamily: 'Inter', radius: '0.5rem', colors: { default: COLORS } }
 const { primary: _primary, ...COLORS_WITHOUT_PRIMARY } = COLORS
 
 export const configScenarios = [

@@ -1,7 +1,7 @@
 /** Generation: the job life cycle, templates, every bound of the body, credits. */
 import { Clauses, endpoint } from '../clauses.js'
 import type { Actor } from '../actors.js'
-import type { ScenarioContext } from '../context.js'
+import { needMet, type ScenarioContext } from '../context.js'
 import { needs, scenario } from './support.js'
 
 const GENERATE = endpoint('generateProject')
@@ -115,26 +115,50 @@ export const generationScenarios = [
   scenario({
     id: 'generation.template-scope',
     title: 'Another team’s template is 404 on generate',
-    needs: needs('generation', 'otherTeamKey'),
+    // The template comes from --other-team-template, or from the other key's team (made there with a control plane).
+    needs: needs('generation'),
     covers: [
       ['generateProject', 404],
       ['listTemplates', 200],
     ],
     async run(ctx) {
       const main = await ctx.main()
-      const other = await ctx.other()
-      if (ctx.target.control !== undefined && other.teamId !== undefined) {
-        await ctx.control.createTemplate({ teamId: other.teamId, name: ctx.name('foreign template').slice(0, 200), slideCount: 1 })
+      const given = ctx.target.fixtures.otherTeamTemplate
+      let foreign = given
+      if (foreign === undefined) {
+        if (!needMet(ctx.target, 'otherTeamKey'))
+          return ctx.skip(
+            'needs another team’s template: pass --other-team-template ID (a template of a team the main key is not scoped to), or --other-team-key whose team has one',
+          )
+        const other = await ctx.other()
+        const own = new Set((await ctx.ok(main, 'listTemplates', { query: { limit: 100 } })).templates.map((t) => t.id))
+        if (ctx.target.control !== undefined) {
+          // The other key's team: known when the kit made the key, else the teams GET /teams lists for it, less the main key's.
+          let teams = other.teamId === undefined ? [] : [other.teamId]
+          if (teams.length === 0) {
+            const mine = new Set((await ctx.ok(main, 'listTeams')).teams.map((t) => t.id))
+            teams = (await ctx.ok(other, 'listTeams')).teams.map((t) => t.id).filter((id) => !mine.has(id))
+          }
+          for (const teamId of teams.slice(0, 3))
+            await ctx.control.createTemplate({ teamId, name: ctx.name('foreign template').slice(0, 200), slideCount: 1 })
+        }
+        const { templates } = await ctx.ok(other, 'listTemplates', { query: { limit: 100 } })
+        foreign = templates.find((t) => !own.has(t.id))?.id
+        if (foreign === undefined)
+          return ctx.skip(
+            'the other key’s team has no template the main key’s team lacks: pass --other-team-template ID (a template of a team the main key is not scoped to)',
+          )
       }
-      const { templates } = await ctx.ok(other, 'listTemplates')
-      const own = new Set((await ctx.ok(main, 'listTemplates', { query: { limit: 100 } })).templates.map((t) => t.id))
-      const foreign = templates.find((t) => !own.has(t.id))
-      if (foreign === undefined) return ctx.skip('the other key’s team has no template the main key’s team lacks')
       const exchange = await ctx.send(main, {
         operationId: 'generateProject',
-        body: { prompt: ctx.name('foreign template'), templateId: foreign.id },
+        body: { prompt: ctx.name('foreign template'), templateId: foreign },
       })
       ctx.expectError(exchange, 404, GENERATE)
+      if (exchange.status === 200)
+        ctx.created((exchange.json as { projectSlug?: string }).projectSlug, {
+          actor: main,
+          purpose: 'generated with another team’s template',
+        })
     },
   }),
   scenario({

@@ -1,7 +1,23 @@
 /** The publication state machine and its effect on detail, list and URL configuration. */
-import { Clauses, endpoint } from '../clauses.js'
-import { SkipScenario } from '../context.js'
+import { Clauses, contract, endpoint } from '../clauses.js'
+import { type ScenarioContext, SkipScenario } from '../context.js'
 import { createProject, listed, needs, projectWithSlides, scenario } from './support.js'
+
+const PAGES = contract('§6 › pages')
+
+/** Opens a published site as a visitor would: a GET without a key, through the fetch the API is reached with. */
+async function openSite(ctx: ScenarioContext, url: string): Promise<{ status: number } | { error: string }> {
+  try {
+    // A site that never answers is not waited on for long: it is noted, not judged.
+    const response = await ctx.target.fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(15_000) })
+    await response.body?.cancel()
+    return { status: response.status }
+  } catch (error) {
+    return { error: (error as Error)?.message ?? String(error) }
+  }
+}
+
+const statusOf = (answer: { status: number } | { error: string }) => ('status' in answer ? answer.status : `no answer (${answer.error})`)
 
 export const publishingScenarios = [
   scenario({
@@ -60,6 +76,26 @@ export const publishingScenarios = [
           detailExchange,
         )
         await ctx.ok(main, 'getProjectUrl', { params: { slug } })
+        // The site: reachable while published (the spec: "publicly reachable at its live URL"), gone once unpublished.
+        // The emulator serves it and answers 404 once unpublished (contract §6): MUSTs there. A deployment's site may
+        // sit behind a CDN or a host the kit cannot reach: a SHOULD, judged only when the site answered while published.
+        const site = answer.publishedUrl ?? detail.publishedUrl
+        const onEmulator = ctx.target.emulatorChecks
+        let live = site === null ? undefined : await openSite(ctx, site)
+        if (site !== null && live !== undefined && 'error' in live) {
+          // No answer at all (a public URL the kit cannot reach from where it runs): nothing to judge, on any target.
+          ctx.note(`the published site ${site} did not answer (${live.error}): whether it is served was not judged`)
+          live = undefined
+        }
+        if (site !== null && live !== undefined) {
+          const reached = 'status' in live && live.status >= 200 && live.status < 300
+          if (onEmulator)
+            ctx.must(PAGES, `the published site answers 200 while published (${round})`, reached, { expected: 200, actual: statusOf(live) })
+          else if (!reached)
+            ctx.note(
+              `the published site ${site} answered ${statusOf(live)} while published: whether it goes away on unpublish was not judged`,
+            )
+        }
 
         const unpublish = await ctx.call(main, 'unpublishProject', { params: { slug } })
         const off = ctx.expectOk<'unpublishProject'>(unpublish)
@@ -80,6 +116,16 @@ export const publishingScenarios = [
             exchange: afterExchange,
           },
         )
+        if (site !== null && live !== undefined && (onEmulator || ('status' in live && live.status >= 200 && live.status < 300))) {
+          const gone = await openSite(ctx, site)
+          ctx.check(
+            onEmulator ? 'MUST' : 'SHOULD',
+            onEmulator ? PAGES : Clauses.publication,
+            onEmulator ? 'the published site is 404 once unpublished' : 'the published site is no longer served once unpublished',
+            onEmulator ? statusOf(gone) === 404 : !('status' in gone && gone.status >= 200 && gone.status < 300),
+            { expected: onEmulator ? 404 : 'not a 2xx', actual: `${statusOf(gone)} at ${site}` },
+          )
+        }
         const kept = await ctx.ok(main, 'listSlides', { params: { slug } })
         ctx.equal(
           'MUST',

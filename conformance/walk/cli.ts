@@ -10,11 +10,13 @@ import { VERSION } from '../../src/client/index.js'
 import { addTargetOptions, duration, exitCodesHelp, integer, type Io, runId, type TargetFlags } from '../cli/options.js'
 import { fileFlag, type ReporterFlags, reporters, reportStreams, startTargetCommand } from '../cli/reporter.js'
 import { ConfigurationError } from '../target.js'
-import { curlScript, parseReplay, replayFile, walkText } from './report.js'
+import { progressWanted, waitLine } from '../cli/progress.js'
+import { curlScript, parseReplay, replayFile, walkJunit, walkMarkdown, walkText } from './report.js'
 import { DEFAULT_MAX_GENERATIONS, DEFAULT_RUNS, DEFAULT_STEPS, runWalk, type WalkOptions } from './walk.js'
 
 const NAME = 'presentation-conformance walk'
-const REPORTERS = reporters(['human', 'json'], 'the result', 'human')
+type WalkReporter = 'human' | 'json' | 'junit' | 'markdown'
+const REPORTERS = reporters<WalkReporter>(['human', 'json', 'junit', 'markdown'], 'the result', 'human')
 
 export function walkCommand(): Command {
   const command = addTargetOptions(
@@ -49,16 +51,21 @@ export function walkCommand(): Command {
         .default(DEFAULT_MAX_GENERATIONS)
         .argParser(integer('--max-generations', 0, 1000)),
     )
+    .option(
+      '--progress',
+      'print each run as it starts, each wait with its length, and the shrinking on stderr, even when stderr is not a terminal or CI is set',
+    )
     .option('--replay <file>', 'run a saved counterexample again')
     .option('--counterexample <file>', 'where to save a counterexample (default: walk-counterexample-<seed>.json)')
   for (const option of REPORTERS.options()) command.addOption(option)
   return command.addHelpText(
     'after',
-    `\n${exitCodesHelp({ ok: 'no divergence', findings: 'a divergence', usage: 'usage or configuration (bad flag, unreachable target, a file that is not a replay file)' })}`,
+    `\n${exitCodesHelp({ ok: 'no divergence', findings: 'a divergence', usage: 'usage or configuration, found before the first run (bad flag, an unknown reporter, two reports on stdout or a report that cannot be written: before any request; an unreachable target, a file that is not a replay file)' })}`,
   )
 }
 
-interface WalkFlags extends TargetFlags, ReporterFlags<'human' | 'json'> {
+interface WalkFlags extends TargetFlags, ReporterFlags<WalkReporter> {
+  progress?: boolean
   runs: number
   maxGenerations: number
   steps: number
@@ -70,13 +77,19 @@ interface WalkFlags extends TargetFlags, ReporterFlags<'human' | 'json'> {
 }
 
 export async function walkMain(argv: readonly string[], io: Io): Promise<number> {
-  const start = startTargetCommand<WalkFlags, 'human' | 'json'>(
-    { name: NAME, command: walkCommand(), reporters: REPORTERS, files: (flags) => [['--counterexample', flags.counterexample]] },
+  const start = startTargetCommand<WalkFlags, WalkReporter>(
+    {
+      name: NAME,
+      command: walkCommand(),
+      reporters: REPORTERS,
+      files: (flags) => [['--counterexample', flags.counterexample]],
+      many: true,
+    },
     argv,
     io,
   )
   if (typeof start === 'number') return start
-  const { flags, target, reporter, fail } = start
+  const { flags, target, reports, fail } = start
   const options: WalkOptions = {
     ...target,
     ...(flags.seed === undefined ? {} : { seed: flags.seed }),
@@ -95,9 +108,17 @@ export async function walkMain(argv: readonly string[], io: Io): Promise<number>
       return fail((error as Error).message)
     }
   }
-  const streams = reportStreams(reporter, io)
+  const streams = reportStreams(reports, io)
   options.onStart = ({ seed, runId }) =>
     streams.lines(`${NAME} · seed ${seed} · run ${runId} (what it creates is named conformance-${runId}-…)\n`)
+  if (progressWanted(flags.progress, process.stderr.isTTY, process.env)) {
+    // Progress on stderr as it happens: each run, each wait on the target, the shrinking (issue 36).
+    const runs = flags.replay === undefined ? flags.runs : 1
+    options.onRun = (started) => io.err(`▸ run ${started} of ${runs}\n`)
+    options.onWait = (wait) => io.err(waitLine(wait))
+    options.onShrink = ({ foundAtRun, steps, replays }) =>
+      io.err(`▸ a divergence in run ${foundAtRun} after ${steps} step(s): shrinking it (at most ${replays} replays against the target)\n`)
+  }
   try {
     const result = await runWalk(options)
     const files: { replay?: string; script?: string } = {}
@@ -109,8 +130,16 @@ export async function walkMain(argv: readonly string[], io: Io): Promise<number>
       writeFileSync(files.script, curlScript(result), { mode: 0o755 })
     }
     streams.lines(`${walkText(result, files)}\n`)
-    if (reporter?.name === 'json') {
-      const cannot = streams.report(`${JSON.stringify(result, null, 2)}\n`)
+    for (const reporter of reports) {
+      if (reporter.name === 'human') continue
+      const text =
+        reporter.name === 'json'
+          ? `${JSON.stringify(result, null, 2)}\n`
+          : reporter.name === 'junit'
+            ? walkJunit(result)
+            : walkMarkdown(result)
+      // Checked before the walk; this catches what changed meanwhile (a full disk, a removed directory).
+      const cannot = streams.write(reporter, text)
       if (cannot !== undefined) return fail(`${fileFlag(flags)}: ${cannot}`)
     }
     return result.counterexample === undefined ? EXIT.ok : EXIT.findings

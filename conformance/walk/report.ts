@@ -1,5 +1,7 @@
 /** How a walk reads: numbered steps, the diverging fact marked, a curl script, and a replay file. */
+import { escapeXml } from '../../src/cli/reporter.js'
 import { KEY_VARIABLE, KEY_VARIABLES } from '../curl.js'
+import { cell, code, fenced } from '../report/markdown.js'
 import * as z from 'zod'
 import { issuePath, WalkStepSchema, type WalkStep } from './steps.js'
 import { WALK_FORMAT, type StepRecord, type WalkExchange, type WalkResult } from './walk.js'
@@ -308,3 +310,83 @@ export function walkText(result: WalkResult, files: { replay?: string; script?: 
 }
 
 export { WALK_FORMAT }
+
+// ------------------------------------------------------------------ CI formats
+
+/** The walk's id line: where, seed, runs, steps, requests. */
+function walkHeading(result: WalkResult): string {
+  return `seed ${result.seed} · run ${result.runId} · ${result.runs} of ${result.requested.runs} run(s) · ${result.stepsRun} steps · ${result.requests} requests · ${Math.round(result.durationMs / 100) / 10} s`
+}
+
+/**
+ * The walk as a markdown summary (`--reporter markdown[=FILE]`), for a CI
+ * job summary: the verdict first (a cut-short walk says so before anything),
+ * then the divergence in a table and the steps that show it folded in a
+ * `<details>` block with their curls. Built from the result, which holds no key.
+ */
+export function walkMarkdown(result: WalkResult): string {
+  const out: string[] = []
+  const ce = result.counterexample
+  const verdict = ce === undefined ? 'no divergence' : `a divergence after ${ce.steps.length} step(s)`
+  out.push(`## Walk: ${verdict}`, '', `${cell(result.target.baseUrl)} · ${walkHeading(result)}`)
+  if (result.interrupted) out.push('', `> **Cut short**: the time budget ran out after ${result.runs} of ${result.requested.runs} runs.`)
+  if (ce === undefined) {
+    out.push('', 'The target agreed with the emulator on everything the spec requires.')
+  } else {
+    const last = ce.steps.at(-1)
+    const d = last?.divergence
+    if (d !== undefined) {
+      out.push(
+        '',
+        '| step | fact | clause | the spec requires | the target answered |',
+        '|---|---|---|---|---|',
+        `| ${last!.index + 1}. ${cell(last!.description)} | ${code(d.fact)} | ${cell(d.clause)} | ${cell(clip(show(d.predicted), 160))} | ${cell(clip(show(d.target), 160))} |`,
+        '',
+        `${cell(d.statement)} (see ${code(d.ref)})`,
+      )
+    }
+    const steps = ce.steps.map((record) => {
+      const curls = record.target.curls.join('\n')
+      return `${record.index + 1}. ${record.description}${curls === '' ? '' : `\n\n${fenced(curls, 'sh')}`}`
+    })
+    out.push('', '<details><summary>The steps, with a curl for each request</summary>', '', steps.join('\n\n'), '', '</details>')
+  }
+  return `${out.join('\n')}\n`
+}
+
+/**
+ * The walk as JUnit XML (`--reporter junit[=FILE]`): one test case, failing
+ * with the divergence (its fact, clause and steps), skipped only when the
+ * time budget left no run to finish, with that reason.
+ */
+export function walkJunit(result: WalkResult): string {
+  const ce = result.counterexample
+  const name = `walk (seed ${result.seed}, ${result.runs} of ${result.requested.runs} runs)`
+  const time = (result.durationMs / 1000).toFixed(3)
+  const parts: string[] = []
+  if (ce !== undefined) {
+    const d = ce.steps.at(-1)?.divergence
+    const message = d === undefined ? `a divergence after ${ce.steps.length} step(s)` : divergenceText(d)
+    const body = [
+      ...(d === undefined ? [] : [`${d.statement} — ${d.clause} (${d.ref})`, '']),
+      ...ce.steps.flatMap((record) => [`${record.index + 1}. ${record.description}`, ...record.target.curls.map((c) => `   ${c}`)]),
+    ].join('\n')
+    parts.push(`<failure message="${escapeXml(message)}" type="divergence">${escapeXml(body)}</failure>`)
+  } else if (result.interrupted && result.runs === 0) {
+    parts.push(`<skipped message="${escapeXml('the time budget ran out before the first run')}"/>`)
+  }
+  const out = result.interrupted ? [`the time budget ran out after ${result.runs} of ${result.requested.runs} runs`] : []
+  out.push(walkHeading(result))
+  parts.push(`<system-out>${escapeXml(out.join('\n'))}</system-out>`)
+  const failures = ce === undefined ? 0 : 1
+  const skipped = ce === undefined && result.interrupted && result.runs === 0 ? 1 : 0
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="presentation-conformance walk" tests="1" failures="${failures}" skipped="${skipped}" time="${time}">`,
+    `  <testsuite name="walk" tests="1" failures="${failures}" skipped="${skipped}" time="${time}">`,
+    `    <testcase name="${escapeXml(name)}" classname="presentation-conformance.walk" time="${time}">${parts.join('')}</testcase>`,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n')
+}

@@ -98,6 +98,8 @@ export class Side {
       prefix,
       isolated: (a, b) => otherKey !== undefined && ((a === main && b === otherKey) || (a === otherKey && b === main)),
       extensions,
+      // The target is our emulator (or this is the oracle): its contract's merge choices are judged too.
+      contract: extensions,
     })
   }
 

@@ -100,6 +100,50 @@ const objectPatch = fc.oneof(
   fc.record({ tokens: fc.record({ fonts: fc.constant([{ name: '--font-heading', family: 'Inter' }]) }) }),
 )
 const patch = fc.oneof({ weight: 5, arbitrary: scalarPatch }, { weight: 2, arbitrary: objectPatch })
+
+const COLORS = {
+  background: '#ffffff',
+  foreground: '#0f172a',
+  card: '#ffffff',
+  'card-foreground': '#0f172a',
+  primary: '#1d4ed8',
+  'primary-foreground': '#ffffff',
+  secondary: '#e2e8f0',
+  'secondary-foreground': '#0f172a',
+  muted: '#f1f5f9',
+  'muted-foreground': '#475569',
+  accent: '#f59e0b',
+  'accent-foreground': '#0f172a',
+  destructive: '#dc2626',
+  'destructive-foreground': '#ffffff',
+  border: '#e2e8f0',
+  input: '#e2e8f0',
+}
+/** A theme with what the spec requires (fontFamily, radius, colors.default), and a radius of its own. */
+const baseTheme = fc
+  .constantFrom('0.25rem', '0.5rem', '1rem')
+  .map((radius) => ({ fontFamily: 'Inter', radius, colors: { default: COLORS } }))
+/** The same theme with some of its optional parts: a heading font, dark colours, a chart colour. */
+const fullerTheme = fc
+  .tuple(baseTheme, fc.boolean(), fc.boolean(), fc.boolean())
+  .filter(([, heading, dark, chart]) => heading || dark || chart)
+  .map(([theme, heading, dark, chart]) => ({
+    ...theme,
+    ...(heading ? { headingFontFamily: 'Georgia' } : {}),
+    colors: { default: chart ? { ...COLORS, 'chart-1': '#000000' } : COLORS, ...(dark ? { dark: COLORS } : {}) },
+  }))
+/**
+ * Two patches of one nested object, the second leaving out what the first
+ * set: theme (optional parts, then none) or tokens (palette, then fonts, or
+ * the other way round). What a read shows then tells a merge that goes deeper
+ * than the server's own rule from one that replaces the object.
+ */
+const sameObjectPatches: fc.Arbitrary<[Record<string, unknown>, Record<string, unknown>]> = fc.oneof(
+  fc.tuple(fullerTheme, baseTheme).map(([a, b]): [Record<string, unknown>, Record<string, unknown>] => [{ theme: a }, { theme: b }]),
+  fc
+    .tuple(objectPatch, objectPatch)
+    .filter(([a, b]) => Object.keys((a as { tokens: object }).tokens)[0] !== Object.keys((b as { tokens: object }).tokens)[0]),
+)
 const invalidPatch = fc.constantFrom<Record<string, unknown>>(
   { cardsSlidesPerView: 2.5 },
   { cardsSlidesPerView: 0.25 },
@@ -199,6 +243,8 @@ function readAfter(kind: WriteKind | 'duplicate', at: Ref, allow: WalkAllowance,
  * ending with a read that would show the defect.
  * - writes to one project, then a read of it: one write, two (of any kinds),
  *   or the same kind twice (a second rename, a republish);
+ * - two config patches of one nested object (theme, tokens), the second
+ *   leaving out what the first set, then the config read;
  * - a duplicate, a write to one of the pair, a read of the other (the source
  *   after its duplicate is edited, and the other way round), sometimes after a
  *   first write to the source (so the copy inherits something to get wrong);
@@ -206,8 +252,20 @@ function readAfter(kind: WriteKind | 'duplicate', at: Ref, allow: WalkAllowance,
  * - publish, unpublish, publish again;
  * - the same slide of a project and its duplicate: learnt, copied, written on
  *   both (whether they share their files).
+ *
+ * Each has a name, a weight among the random ones, and a form the walk
+ * schedules (`motifSchedule`): one run each at the start of a walk, so every
+ * motif appears within a default-sized walk at any seed, not by its luck.
  */
-export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitrary<WalkStep[]>> {
+export interface Motif {
+  name: string
+  weight: number
+  arbitrary: fc.Arbitrary<WalkStep[]>
+  /** The form a scheduled run uses, when not every sample would run whole (a slide motif starts from a project with slides). */
+  scheduled?: fc.Arbitrary<WalkStep[]>
+}
+
+export function motifs(allow: WalkAllowance): Motif[] {
   const kind = fc.constantFrom(...WRITES)
   const oneWrite = fc.tuple(kind, anyRef).chain(([k, at]) => write(k, at).chain((w) => readAfter(k, 'prev', allow, w).map((r) => [w, r])))
   const twoWrites = fc
@@ -232,6 +290,12 @@ export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitra
             ),
           ),
     )
+  // Two patches of one nested object on one project, then its config read.
+  const sameObject = fc.tuple(sameObjectPatches, anyRef).map(([[a, b], at]): WalkStep[] => [
+    { op: 'config', p: at, patch: a },
+    { op: 'config', p: 'prev', patch: b },
+    { op: 'readConfig', p: 'prev' },
+  ])
   const related = fc
     .tuple(fc.option(kind, { nil: undefined, freq: 2 }), kind, fc.constantFrom<Ref>('last', 'twin'), anyRef, fc.boolean())
     .chain(([first, k, on, at, lookAtCopy]) =>
@@ -265,26 +329,52 @@ export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitra
         r,
       ]),
     )
-  const sameSlide = fc
-    .record({ s: slide, first: file, fresh: fc.boolean() })
-    .chain(({ s, first, fresh }) =>
-      fc
-        .tuple(
-          updateSlide(fresh ? 'last' : 'prev', fc.constant(s), fc.constant(first)),
-          updateSlide('last', fc.constant(s), fc.constant(first)),
-          updateSlide('twin', fc.constant(s), fc.constant(first === FILES[0] ? FILES[1] : FILES[0])),
-        )
-        .map(([a, b, c]): WalkStep[] => [...(fresh ? [{ op: 'copySlides' } as const] : []), a, { op: 'duplicate', p: 'prev' }, b, c]),
-    )
+  const sameSlideOf = (freshness: fc.Arbitrary<boolean>) =>
+    fc
+      .record({ s: slide, first: file, fresh: freshness })
+      .chain(({ s, first, fresh }) =>
+        fc
+          .tuple(
+            updateSlide(fresh ? 'last' : 'prev', fc.constant(s), fc.constant(first)),
+            updateSlide('last', fc.constant(s), fc.constant(first)),
+            updateSlide('twin', fc.constant(s), fc.constant(first === FILES[0] ? FILES[1] : FILES[0])),
+          )
+          .map(([a, b, c]): WalkStep[] => [...(fresh ? [{ op: 'copySlides' } as const] : []), a, { op: 'duplicate', p: 'prev' }, b, c]),
+      )
   return [
-    { weight: 2, arbitrary: oneWrite },
-    { weight: 4, arbitrary: twoWrites },
-    { weight: 2, arbitrary: sameTwice },
-    { weight: 4, arbitrary: related },
-    { weight: 2, arbitrary: cached },
-    { weight: 1, arbitrary: republish },
-    { weight: 2, arbitrary: sameSlide },
+    { name: 'one write, then a read', weight: 2, arbitrary: oneWrite },
+    { name: 'two writes to one project, then a read', weight: 4, arbitrary: twoWrites },
+    { name: 'the same kind of write twice', weight: 2, arbitrary: sameTwice },
+    { name: 'two config patches of one nested object', weight: 2, arbitrary: sameObject },
+    { name: 'a duplicate, a write to one of the pair, a read of the other', weight: 4, arbitrary: related },
+    { name: 'a read, a write, the same read', weight: 2, arbitrary: cached },
+    { name: 'publish, unpublish, publish again', weight: 1, arbitrary: republish },
+    {
+      name: 'the same slide of a project and its duplicate',
+      weight: 2,
+      arbitrary: sameSlideOf(fc.boolean()),
+      // A scheduled run starts with one project without slides: the motif copies one with slides first.
+      scheduled: sameSlideOf(fc.constant(true)),
+    },
   ]
+}
+
+/** The motifs as weighted arbitraries, for the random part of a walk. */
+export function motifArbitraries(allow: WalkAllowance): Array<fc.WeightedArbitrary<WalkStep[]>> {
+  return motifs(allow).map(({ weight, arbitrary }) => ({ weight, arbitrary }))
+}
+
+/**
+ * One sample of every motif, drawn from `seed`: the walk runs the i-th as
+ * the first sequence of its i-th run, so each motif appears within the first
+ * runs of a walk at any seed. Empty without writes (every motif writes).
+ */
+export function motifSchedule(allow: WalkAllowance, seed: number): Array<{ name: string; steps: WalkStep[] }> {
+  if (!allow.writes) return []
+  return motifs(allow).map((motif, i) => ({
+    name: motif.name,
+    steps: fc.sample(motif.scheduled ?? motif.arbitrary, { seed: (seed + i * 7919) | 0, numRuns: 1 })[0]!,
+  }))
 }
 
 /**

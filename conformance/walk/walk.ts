@@ -16,7 +16,7 @@ import { Clauses, endpoint } from '../clauses.js'
 import { refOf } from '../reference.js'
 import { SUMMARY_LIMITS, summarize, type SummaryLimits } from '../report/exchange.js'
 import type { Actor } from '../actors.js'
-import { type RunState, type Scenario, ScenarioContext } from '../context.js'
+import { type RunState, type RunWait, type Scenario, ScenarioContext } from '../context.js'
 import { type Credential, curlCommand, keyCredential, NO_KEY } from '../curl.js'
 import { Pacer } from '../pacer.js'
 import { Budget, BudgetExhausted } from '../budget.js'
@@ -24,7 +24,7 @@ import { newRunId, RUN_ID, Rng, randomSeed } from '../random.js'
 import { ConfigurationError, resolveTarget, type Target, type TargetOptions } from '../target.js'
 import type { Exchange, ExchangeSummary } from '../types.js'
 import { type Handle, type Observation, type Resolved, Side } from './sides.js'
-import { describeStep, issuePath, SLIDE_STEPS, sequenceArbitrary, type WalkStep, WalkStepSchema } from './steps.js'
+import { describeStep, issuePath, motifSchedule, SLIDE_STEPS, sequenceArbitrary, type WalkStep, WalkStepSchema } from './steps.js'
 
 export const WALK_FORMAT = 'presentation-conformance/walk@1'
 
@@ -62,6 +62,10 @@ export interface WalkOptions extends TargetOptions {
   replay?: WalkStep[]
   /** Called as each run starts, with how many have started. */
   onRun?: (started: number) => void
+  /** Called as each wait on the target starts (the rate limit, a job), with its expected length: the CLI's progress lines. */
+  onWait?: (wait: RunWait) => void
+  /** Called once a divergence is found, before shrinking it (replays against the target, at most `shrinkReplays`). */
+  onShrink?: (info: { foundAtRun: number; steps: number; replays: number }) => void
   /** Called once the target answered, before the first run: the walk's seed and run id (printed at the start). */
   onStart?: (info: { seed: number; runId: string }) => void
   /** Called after every step the walk runs (shrinking's replays included), with what held and what did not. */
@@ -227,6 +231,8 @@ interface Run {
   focus: number | undefined
   /** The steps that ran (the start left out), with the handle each acted on and the one it made. */
   ran: RanStep[]
+  /** Steps this run may take beyond the longest sequence: its scheduled motif's, which add to the random part, never displace it. */
+  extra?: number
 }
 
 /** A step as it ran: the handle it acted on, the handle it made (indices into the run's projects). */
@@ -311,6 +317,8 @@ async function startOracle(): Promise<Target> {
     client: createClient({ baseUrl: 'http://127.0.0.1:4010/v1', fetch: emulator.fetch }),
     keys: {},
     fixtures: {},
+    fetch: emulator.fetch,
+    allowReset: false,
     control,
     emulatorChecks: true,
     seededWorld: false,
@@ -340,8 +348,9 @@ async function preflight(target: Target): Promise<void> {
 }
 
 /** State shared by a run's scenario contexts (the walk's own, no observer: each side's judges). */
-function runState(target: Target, runId: string): RunState {
+function runState(target: Target, runId: string, onWait?: (wait: RunWait) => void): RunState {
   return {
+    ...(onWait === undefined ? {} : { onWait }),
     target,
     pacer: new Pacer(target.clock, target.pace),
     runId,
@@ -381,7 +390,7 @@ class Walk {
     readonly target: Target,
     oracle: Target,
   ) {
-    this.#targetState = runState(target, runId)
+    this.#targetState = runState(target, runId, options.onWait)
     // Each side's observer judges the walk's exchanges (sides.ts), not the context's.
     this.#targetCtx = new ScenarioContext(this.#targetState, WALK_SCENARIO, rng.fork('target'), { observe: false })
     this.#oracleCtx = new ScenarioContext(runState(oracle, runId), WALK_SCENARIO, rng.fork('oracle'), { observe: false })
@@ -507,7 +516,7 @@ class Walk {
    */
   async runSequence(run: Run, steps: readonly WalkStep[], onStep?: (record: StepRecord) => void): Promise<StepRecord | undefined> {
     for (const step of steps) {
-      if (run.log.length > this.settings.maxSteps) return undefined
+      if (run.log.length > this.settings.maxSteps + (run.extra ?? 0)) return undefined
       const resolved = this.ready(step, run)
       if (resolved === undefined) continue
       const record = await this.execute(run, resolved)
@@ -533,11 +542,16 @@ class Walk {
     let failing: RanStep[] | undefined
     const walk = this
     class SequenceCommand implements fc.AsyncCommand<object, Run> {
-      constructor(readonly steps: WalkStep[]) {}
+      constructor(
+        readonly steps: WalkStep[],
+        /** A scheduled motif: its steps come on top of the run's longest sequence. */
+        readonly scheduled = false,
+      ) {}
       check(): boolean {
         return true
       }
       async run(_: object, run: Run): Promise<void> {
+        if (this.scheduled) run.extra = this.steps.length
         // Out of time: the rest of this run's sequences are not started (the walk reports it was cut short).
         if (walk.budget.expired) return
         const found = await walk.runSequence(run, this.steps, () => {
@@ -558,6 +572,8 @@ class Walk {
       generation: target.allowGeneration && this.settings.maxGenerations > 0,
       otherTeamKey: target.keys.other !== undefined || target.control !== undefined,
     }
+    // Every motif once, first thing in the first runs (one each): found by the walk's length, not the seed's luck.
+    const schedule = motifSchedule(allowance, this.settings.seed)
     const property = fc.asyncProperty(
       fc.commands([sequenceArbitrary(allowance).map((steps) => new SequenceCommand(steps))], {
         maxCommands: Math.max(1, Math.ceil(this.settings.maxSteps / 2)),
@@ -566,8 +582,10 @@ class Walk {
       async (commands) => {
         // A run the budget leaves no time for is not started; one the budget ends midway stops there.
         if (this.budget.expired) return
+        const scheduled = schedule[this.runsStarted]
+        const sequence = scheduled === undefined ? commands : [new SequenceCommand(scheduled.steps, true), ...commands]
         try {
-          await this.#modelRun(commands, () => {
+          await this.#modelRun(sequence, () => {
             failing = []
           })
         } catch (error) {
@@ -610,6 +628,7 @@ class Walk {
   async shrinkFound(failing: RanStep[], found: SearchOutcome): Promise<NonNullable<WalkResult['counterexample']>> {
     const foundAtRun = this.runsStarted
     const from = failing.length + 1
+    this.options.onShrink?.({ foundAtRun, steps: from, replays: this.options.shrinkReplays ?? DEFAULT_SHRINK_REPLAYS })
     const { steps, replays } = await shrink(
       failing,
       async (candidate) => {

@@ -156,9 +156,9 @@ describe('one reporter syntax for every command', () => {
 
   it('refuses, with exit 2, a format the command does not write, a file for no report, and two files', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pe-kit-reporter-'))
-    const junitWalk = await cli('walk', '--reporter', 'junit')
-    expect(junitWalk.code).toBe(2)
-    expect(junitWalk.err).toContain("argument 'junit' is invalid. must be human or json")
+    const sarifWalk = await cli('walk', '--reporter', 'sarif')
+    expect(sarifWalk.code).toBe(2)
+    expect(sarifWalk.err).toContain("argument 'sarif' is invalid. must be human, json, junit or markdown")
     for (const args of [
       ['--output', join(dir, 'x')],
       ['--reporter', 'human', '--output', join(dir, 'x')],
@@ -225,10 +225,10 @@ describe('several reporters in one run (--reporter NAME[=FILE], repeatable)', ()
       expect(err, args.join(' ')).toMatch(message)
       expect(err.trimEnd().split('\n'), args.join(' ')).toHaveLength(1)
     }
-    // A command that writes one report takes one --reporter.
-    const walk = await cli('walk', '--reporter', `json=${join(dir, 'w1')}`, '--reporter', `json=${join(dir, 'w2')}`)
-    expect(walk.code).toBe(2)
-    expect(walk.err).toContain('takes one --reporter')
+    // A command that writes one report takes one --reporter (the suite and the walk take several).
+    const coverage = await cli('coverage', '--reporter', `json=${join(dir, 'c1')}`, '--reporter', `json=${join(dir, 'c2')}`)
+    expect(coverage.code).toBe(2)
+    expect(coverage.err).toContain('takes one --reporter')
   })
 })
 

@@ -38,6 +38,7 @@ describe('the defects are the servers’ own', () => {
       emulatorChecks: true,
       allowWrites: true,
       allowGeneration: true,
+      allowReset: true,
       seed: 11,
       grep: new RegExp(`^(${[...new Set(DEFECTS.map((d) => d.scenario))].map((id) => id.replace(/\./g, '\\.')).join('|')})$`),
     })

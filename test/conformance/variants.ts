@@ -64,6 +64,12 @@ export interface Defect {
   hooks: TestHooks
   /** A defect of the control plane's own contract: a wrapper around the emulator's fetch (the hooks reach only `/v1`). */
   control?: (fetch: PresentationEmulator['fetch']) => PresentationEmulator['fetch']
+  /** A defect outside `/v1` or across requests (a site, the rate limit, a reset): a wrapper around the emulator's fetch. */
+  wrap?: (fetch: PresentationEmulator['fetch']) => PresentationEmulator['fetch']
+  /** A defect of the emulator's contract (not the spec's): the kit judges it with the emulator checks on. */
+  emulator?: boolean
+  /** Flags the run needs to reach the rule (`allowReset`, …). */
+  options?: Partial<ConformanceOptions>
   /** The scenarios to run (a grep), and the clause a MUST failure must name. */
   grep: RegExp
   scenario: string
@@ -371,6 +377,8 @@ export const DEFECTS: Defect[] = [
       }),
     },
   },
+  // The rules issue 36 found the kit let through.
+  ...SIX_RULES_DEFECTS(),
   // Rules of the control plane's own contract (emulator-contract.md §5).
   controlDefect('a fault with times 0 fires only once', async (request, forward) => {
     if (request.method !== 'POST' || !request.path.endsWith('/_emulator/faults')) return forward()
@@ -401,6 +409,140 @@ export const DEFECTS: Defect[] = [
     return answer
   }),
 ]
+
+/**
+ * The six rules the kit once let through (issue 36), each as the defect a
+ * server had: a function, since the list above is built before the helpers
+ * below it are.
+ */
+function SIX_RULES_DEFECTS(): Defect[] {
+  return [
+    {
+      name: 'theme deep-merged instead of replaced whole',
+      emulator: true,
+      grep: /^emulator\.config-merge$/,
+      scenario: 'emulator.config-merge',
+      clause: 'Emulator contract §4 › choices for "not shown" items',
+      hooks: {
+        transformRequest: ({ request, operationId, world }) => {
+          const body = bodyOf(request)
+          if (operationId !== 'updateProjectConfig' || typeof body?.config?.theme !== 'object') return request
+          const stored = world.projectBySlug(decodeURIComponent(request.path.split('/')[3] ?? ''))?.config.theme
+          if (stored === undefined) return request
+          return withBody(request, { ...body, config: { ...body.config, theme: deepMerge(stored, body.config.theme) } })
+        },
+      },
+    },
+    {
+      name: 'a published site still served after unpublishing (a cache in front of it)',
+      emulator: true,
+      grep: /^publishing\.state-machine$/,
+      scenario: 'publishing.state-machine',
+      clause: 'Emulator contract §6 › pages',
+      hooks: {},
+      wrap: (fetch) => {
+        const cache = new Map<string, string>()
+        return async (input, init) => {
+          const request = new Request(input, init)
+          const url = new URL(request.url)
+          const answer = await fetch(request)
+          if (!url.pathname.startsWith('/sites/') || request.method !== 'GET') return answer
+          if (answer.status === 200) {
+            const text = await answer.text()
+            cache.set(url.href, text)
+            return new Response(text, { status: 200, headers: answer.headers })
+          }
+          const kept = cache.get(url.href)
+          return kept === undefined ? answer : new Response(kept, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
+        }
+      },
+    },
+    {
+      name: 'the editing indicator on an unknown slide answered 200',
+      emulator: true,
+      grep: /^slides\.editing$/,
+      scenario: 'slides.editing',
+      clause: 'Emulator contract §4 › choices for "not shown" items',
+      hooks: {
+        wrapOperation: wrap('startSlideEditing', (handler) => async (ctx) => {
+          try {
+            return await handler(ctx)
+          } catch (error) {
+            if ((error as { status?: number }).status !== 404) throw error
+            return { success: true as const }
+          }
+        }),
+      },
+    },
+    {
+      name: 'a revoked key counted against its owner’s rate limit',
+      emulator: true,
+      grep: /^emulator\.rate-limit-headers$/,
+      scenario: 'emulator.rate-limit-headers',
+      clause: 'Emulator contract §3 › rate limit',
+      hooks: {},
+      wrap: (fetch) => {
+        // The server knows whose a revoked key was, and spends a request of the owner's bucket for it.
+        const keys = new Map<string, { apiKey: string; userId: string; revoked: boolean }>()
+        return async (input, init) => {
+          const request = new Request(input, init)
+          const url = new URL(request.url)
+          const text = request.method === 'GET' || request.method === 'DELETE' ? undefined : await request.text()
+          const answer = await fetch(url, {
+            method: request.method,
+            headers: request.headers,
+            ...(text === undefined ? {} : { body: text }),
+          })
+          if (url.pathname === '/_emulator/accounts' || url.pathname === '/_emulator/keys') {
+            if (answer.status !== 201) return answer
+            const made = (await answer.clone().json()) as { keyId: string; apiKey: string; userId?: string }
+            const userId = made.userId ?? JSON.parse(text ?? '{}').userId
+            keys.set(made.keyId, { apiKey: made.apiKey, userId, revoked: false })
+          } else if (url.pathname.startsWith('/_emulator/keys/') && request.method === 'DELETE') {
+            const key = keys.get(decodeURIComponent(url.pathname.slice('/_emulator/keys/'.length)))
+            if (key !== undefined) key.revoked = true
+          } else if (url.pathname.startsWith('/v1/') && answer.status === 401) {
+            const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+            const revoked = [...keys.values()].find((k) => k.revoked && k.apiKey === token)
+            const live = revoked === undefined ? undefined : [...keys.values()].find((k) => !k.revoked && k.userId === revoked.userId)
+            if (live !== undefined) await fetch(new URL('/v1/teams', url), { headers: { authorization: `Bearer ${live.apiKey}` } })
+          }
+          return answer
+        }
+      },
+    },
+    {
+      name: 'a reset that keeps the faults',
+      emulator: true,
+      options: { allowReset: true },
+      grep: /^emulator\.reset-and-state$/,
+      scenario: 'emulator.reset-and-state',
+      clause: 'Emulator contract §5 › control plane',
+      hooks: {},
+      wrap: (fetch) => async (input, init) => {
+        const request = new Request(input, init)
+        const url = new URL(request.url)
+        if (request.method !== 'POST' || url.pathname !== '/_emulator/reset') return fetch(request)
+        const { faults } = (await (await fetch(new URL('/_emulator/faults', url))).json()) as {
+          faults: Array<Record<string, unknown>>
+        }
+        const answer = await fetch(request)
+        for (const fault of faults) {
+          // Added again as they were: what a listing shows, less its bookkeeping and empty fields.
+          const { id: _id, hits: _hits, remaining: _remaining, ...kept } = fault
+          const body = Object.fromEntries(Object.entries(kept).filter(([, value]) => value !== null))
+          const added = await fetch(new URL('/_emulator/faults', url), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+          if (added.status !== 201) throw new Error(`the defect could not keep a fault: ${await added.text()}`)
+        }
+        return answer
+      },
+    },
+  ]
+}
 
 /**
  * A defect of the control plane's own contract: the emulator with its control
@@ -441,6 +583,12 @@ function controlDefect(
       return decide({ method: request.method, path: url.pathname, text }, forward, send)
     },
   }
+}
+
+/** The fetch a defect's server answers with: the emulator's, wrapped by the defect when it lives outside the hooks. */
+export function defectFetch(defect: Defect, emulator: PresentationEmulator): PresentationEmulator['fetch'] {
+  const wrapped = defect.wrap === undefined ? emulator.fetch : defect.wrap(emulator.fetch)
+  return defect.control === undefined ? wrapped : defect.control(wrapped)
 }
 
 /** An emulator with one defect, reached as a deployment with a control plane. */
@@ -842,17 +990,18 @@ export function runAgainstDefect(
   wrapFetch: (fetch: PresentationEmulator['fetch']) => ConformanceOptions['fetch'] = (fetch) => fetch,
 ): Promise<ConformanceReport> {
   const emulator = brokenEmulator(defect)
-  const fetch = defect.control === undefined ? emulator.fetch : defect.control(emulator.fetch)
+  const fetch = defectFetch(defect, emulator)
   return runConformance({
     fetch: wrapFetch(fetch),
     baseUrl: BASE_URL,
     controlUrl: 'http://127.0.0.1:4010/_emulator',
     // A defect of the emulator's own contract is judged by the emulator checks.
-    emulatorChecks: defect.control !== undefined,
+    emulatorChecks: defect.control !== undefined || defect.emulator === true,
     allowWrites: true,
     allowGeneration: true,
     grep: defect.grep,
     seed: 11,
+    ...defect.options,
     ...options,
   })
 }

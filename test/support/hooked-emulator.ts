@@ -22,6 +22,7 @@ import type { Principal } from '../../src/model/access.js'
 import { listenNode, loadMswHttp } from '../../src/node/ways-in.js'
 import { type OperationHandler, type OperationHandlers, Serialized } from '../../src/operations/index.js'
 import { OPERATION_IDS, type OperationId, routes } from '../../src/schemas/index.js'
+import { WEB_MOUNTS } from '../../web/mounts.js'
 import type { HookExchange, TestHooks } from './test-hooks.js'
 
 export type { HookExchange, TestHooks } from './test-hooks.js'
@@ -97,7 +98,8 @@ export function createHookedEmulator(options: EmulatorOptions, hooks: TestHooks)
   return buildEmulator(options, {
     http: loadMswHttp,
     listen: listenNode,
-    parts,
+    // The pages (editor, published sites) as the emulator serves them: the kit opens a published site.
+    parts: { mounts: WEB_MOUNTS, ...parts },
     wrapHandle: (handle, emulator) => rewriting(handle, emulator, authenticate, hooks),
   })
 }

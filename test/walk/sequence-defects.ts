@@ -357,6 +357,27 @@ export const SEQUENCE_DEFECTS: SequenceDefect[] = [
     },
   },
   {
+    // Every answer alone looks right (a config holding what was written); only two patches of one theme show it.
+    name: 'a second theme patch merged into the first (the emulator’s contract replaces theme whole)',
+    make() {
+      return {
+        wrapOperation: wrapping({
+          updateProjectConfig: (handler) => async (ctx) => {
+            const stored = ctx.world.projectBySlug(ctx.params.slug!)?.config.theme
+            const theme = ctx.body.config.theme
+            if (stored === undefined || theme === undefined) return handler(ctx)
+            const merged = {
+              ...stored,
+              ...theme,
+              colors: { ...stored.colors, ...theme.colors, default: { ...stored.colors.default, ...theme.colors.default } },
+            }
+            return handler({ ...ctx, body: { ...ctx.body, config: { ...ctx.body.config, theme: merged } } })
+          },
+        }),
+      }
+    },
+  },
+  {
     name: 'a duplicate leaves out its source’s last slide',
     make() {
       return {

@@ -149,7 +149,8 @@ describe('a walk over a faithful server finds nothing', () => {
         allowGeneration: true,
         clock: manualClockOf(server),
         runs: 30,
-        seed: 8,
+        // A seed whose walk tries more generations than the cap (which seeds do moves whenever the motifs change).
+        seed: 12,
       })
       expect(divergences(result)).toEqual([])
       expect(result.target).toMatchObject({ kind: 'deployment', controlPlane: false })

@@ -6,6 +6,7 @@ import { contract } from '../../clauses.js'
 import type { Actor } from '../../actors.js'
 import type { ScenarioContext } from '../../context.js'
 import type { Exchange } from '../../types.js'
+import { COLORS, THEME } from '../config.js'
 import { createProject, needs, scenario, walk } from '../support.js'
 
 const CHOICES = contract('§4 › choices for "not shown" items')
@@ -198,6 +199,24 @@ export const choiceScenarios = [
           palette: [{ name: '--b', value: '#222' }],
           fonts: [],
         })
+      })
+      await ctx.step('theme is replaced as a whole (what the second theme leaves out is gone)', async () => {
+        // The spec merges only the top level into what is stored; a deployment may merge deeper (a SHOULD nowhere),
+        // but the contract replaces theme whole: a server that deep-merges it keeps the first theme's extras.
+        const first = { ...THEME, headingFontFamily: 'Georgia', colors: { default: { ...COLORS, 'chart-1': '#000000' }, dark: COLORS } }
+        await ctx.ok(main, 'updateProjectConfig', { params: { slug }, body: { config: { theme: first } } })
+        const second = { ...THEME, radius: '1rem' }
+        const replaced = await ctx.call(main, 'updateProjectConfig', { params: { slug }, body: { config: { theme: second } } })
+        ctx.equal(
+          'MUST',
+          CHOICES,
+          'the write answers theme replaced as a whole',
+          ctx.expectOk<'updateProjectConfig'>(replaced).config.theme,
+          second,
+          replaced,
+        )
+        const read = await ctx.call(main, 'getProjectConfig', { params: { slug } })
+        ctx.equal('MUST', CHOICES, 'theme is replaced as a whole', ctx.expectOk<'getProjectConfig'>(read).config.theme, second, read)
       })
       await ctx.step('unknown keys (at any level, __proto__ and constructor included) are 400 and store nothing', async () => {
         const before = (await ctx.ok(main, 'getProjectConfig', { params: { slug } })).config

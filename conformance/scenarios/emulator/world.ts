@@ -441,7 +441,7 @@ export const worldScenarios = [
         return limit
       })
       await ctx.step(
-        'failed authentication is not counted; a 404 is',
+        'failed authentication is not counted (an unknown key, and a revoked key of the same user); a 404 is',
         async () => {
           ctx.equal(
             'MUST',
@@ -450,11 +450,16 @@ export const worldScenarios = [
             (await ctx.send(null, { operationId: 'listTeams', authorization: 'Bearer pres_nobody' })).status,
             401,
           )
+          // A revoked key still names its owner: a server that counts it against the owner's bucket is caught here.
+          const spare = await ctx.control.createKey({ userId: account.userId!, name: 'revoked for the rate limit' })
+          await ctx.control.revokeKey(spare.keyId)
+          const revokedKey: Actor = { key: spare.apiKey, label: 'a revoked key of the same user', keyId: spare.keyId }
+          ctx.equal('MUST', RATE, 'a request with a revoked key is 401', (await ctx.call(revokedKey, 'listTeams')).status, 401)
           const refused = await ctx.call(account, 'getProject', { params: { slug: 'conformance-missing' } })
           ctx.equal(
             'MUST',
             RATE,
-            'a 404 counts too: Remaining is limit − 2',
+            'a 404 counts too, the refused requests do not: Remaining is limit − 2',
             Number(refused.headers['x-ratelimit-remaining']),
             limit! - 2,
             refused,
@@ -510,10 +515,13 @@ export const worldScenarios = [
     id: 'emulator.reset-and-state',
     title: 'State export and import round-trip; reset goes back to the seeded world and clears clock, faults, journal and rate windows',
     kind: 'emulator',
-    needs: needs('emulator', 'controlPlane', 'seededWorld'),
+    // An emulator the kit started, or one at --control-url with --allow-reset: a reset clears everyone's state on it.
+    needs: needs('emulator', 'controlPlane', 'reset'),
     phase: 'last',
     async run(ctx) {
       const control = ctx.control
+      // The seeded fixtures when the kit started the emulator; else accounts of the run's own (its fixtures may be anyone's).
+      const seeded = ctx.target.seededWorld
       await ctx.step('PUT /state accepts what GET /state gave: the state survives a round trip', async () => {
         const state = await control.getState()
         const summary = await control.putState(state)
@@ -522,19 +530,23 @@ export const worldScenarios = [
       })
       const BEFORE = 'before the reset: a project, a fault, a journal, a spent rate window and a clock moved on'
       const made = await ctx.step(BEFORE, async () => {
-        const { slug } = await createProject(ctx, acme, 'before reset')
+        const owner = seeded ? acme : await ctx.freshAccount('before reset')
+        const spender = seeded ? bob : await ctx.freshAccount('rate window')
+        const { slug } = await createProject(ctx, owner, 'before reset')
         await control.addFault({ operationId: 'getSlideGuide', status: 500, times: 0 })
         let limited = false
         for (let n = 0; n < 60 && !limited; n++)
-          limited = (await ctx.send(bob, { operationId: 'listTeams' }, { expectRateLimit: true })).status === 429
+          limited = (await ctx.send(spender, { operationId: 'listTeams' }, { expectRateLimit: true })).status === 429
         if (!limited) ctx.note('no 429 within 60 requests: the rate limit is off on this emulator, its windows are not checked')
         const moved = await control.advanceClock({ ms: 3_600_000 })
-        return { slug, limited, movedTo: Date.parse(moved.now) }
+        return { slug, owner, limited, movedTo: Date.parse(moved.now) }
       })
       await control.reset()
       // First what reset clears, before any request adds to the journal again.
       await ctx.step(
-        'reset clears the clock, the faults, the journal and the rate-limit windows',
+        seeded
+          ? 'reset clears the clock, the faults, the journal and the rate-limit windows'
+          : 'reset clears the clock, the faults, the journal and the accounts made before it',
         async () => {
           const clock = (await control.clock()).now
           ctx.must(CONTROL, 'reset moves the clock back', Date.parse(clock) < made!.movedTo, {
@@ -543,25 +555,33 @@ export const worldScenarios = [
           })
           ctx.equal('MUST', CONTROL, 'reset clears the faults', (await control.listFaults()).faults, [])
           ctx.equal('MUST', CONTROL, 'reset clears the journal', (await control.listRequests()).requests, [])
-          const guide = await ctx.call(acme, 'getSlideGuide', { params: { slug: 'conformance-missing' } })
+          if (!seeded) {
+            // Asked before any account is made again (a new one could be given the same key as one made before).
+            const gone = await ctx.call(made!.owner, 'listTeams')
+            ctx.equal('MUST', CONTROL, 'after reset, a key made since is refused (its account is gone)', gone.status, 401, gone)
+          }
+          // The accounts made before the reset are gone with it: a fresh one asks.
+          const asker = seeded ? acme : await ctx.freshAccount('after reset')
+          const guide = await ctx.call(asker, 'getSlideGuide', { params: { slug: 'conformance-missing' } })
           ctx.must(CONTROL, 'a fault added before the reset no longer fires', guide.status !== 500, {
             actual: guide.status,
             exchange: guide,
           })
-          if (made!.limited)
+          if (made!.limited && seeded)
             ctx.equal('MUST', CONTROL, 'reset clears the rate-limit windows', (await ctx.call(bob, 'listTeams')).status, 200)
         },
         { after: [BEFORE] },
       )
-      await ctx.step(
-        'after reset, the projects made since are gone and the seeded keys work',
-        async () => {
-          const gone = await ctx.call(acme, 'getProject', { params: { slug: made!.slug } })
-          ctx.equal('MUST', CONTROL, 'after reset, projects created since are gone', gone.status, 404, gone)
-          ctx.equal('MUST', CONTROL, 'after reset, the seeded keys work', (await ctx.call(alice, 'listTeams')).status, 200)
-        },
-        { after: [BEFORE] },
-      )
+      if (seeded)
+        await ctx.step(
+          'after reset, the projects made since are gone and the seeded keys work',
+          async () => {
+            const gone = await ctx.call(acme, 'getProject', { params: { slug: made!.slug } })
+            ctx.equal('MUST', CONTROL, 'after reset, projects created since are gone', gone.status, 404, gone)
+            ctx.equal('MUST', CONTROL, 'after reset, the seeded keys work', (await ctx.call(alice, 'listTeams')).status, 200)
+          },
+          { after: [BEFORE] },
+        )
     },
   }),
 ]
