@@ -279,7 +279,7 @@ export function walkText(result: WalkResult, files: { replay?: string; script?: 
       ? ` · ${result.generations.started} generation(s), each spending the target’s credits (at most ${result.generations.cap})`
       : ''
   out.push(
-    `walk · ${where} · seed ${result.seed} · ${result.runs} run(s) of at most ${result.requested.steps} steps · ${result.stepsRun} steps · ${result.requests} requests${generated} · ${Math.round(result.durationMs / 100) / 10} s`,
+    `walk · ${where} · seed ${result.seed} · ${result.runs} run(s) of at most ${result.requested.steps} steps (a scheduled motif's on top) · ${result.stepsRun} steps · ${result.requests} requests${generated} · ${Math.round(result.durationMs / 100) / 10} s`,
   )
   if (result.interrupted) out.push(`the time budget ran out after ${result.runs} of ${result.requested.runs} runs`)
   const ce = result.counterexample
