@@ -366,7 +366,7 @@ function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): v
         const deck: DeckSlide[] = slides.map((slide, index) => ({
           slideId: slide.slideId ?? `slide-${index + 1}`,
           load: async () => ({
-            files: { 'slide.content.json': '{}', 'slide.controls.json': '[]', ...slide.files },
+            files: { 'slide.content.json': '{}\n', 'slide.controls.json': '{ "controls": [] }\n', ...slide.files },
             config: projectConfig,
           }),
         }))
