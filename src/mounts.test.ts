@@ -34,7 +34,13 @@ describe('the core mount table', () => {
 
   it('puts added rows after the API and before the control plane, each for its methods only', () => {
     const table = new MountTable([added])
-    expect(table.rows.map((row) => row.name)).toEqual(['the API', 'an added page', 'the control plane', 'the MCP server', 'the OpenAPI document'])
+    expect(table.rows.map((row) => row.name)).toEqual([
+      'the API',
+      'an added page',
+      'the control plane',
+      'the MCP server',
+      'the OpenAPI document',
+    ])
     expect(table.mountFor('GET', '/_emulator/page').name).toBe('an added page')
     expect(table.mountFor('HEAD', '/_emulator/page').name).toBe('an added page')
     // Another method goes on to the next row that matches the path.

@@ -3,3 +3,7 @@ export const DEFAULT_MCP_API_KEY = 'pres_test_alice'
 
 /** Where the emulator serves MCP over Streamable HTTP (a row of the mount table). */
 export const MCP_PATH = '/mcp'
+
+/** The groups of tools `--tools` chooses from. */
+export const TOOL_GROUPS = ['api', 'control', 'slides'] as const
+export type ToolGroup = (typeof TOOL_GROUPS)[number]

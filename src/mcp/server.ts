@@ -15,7 +15,7 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server'
 import * as z from 'zod'
-import { type ControlClient } from '../client/control.js'
+import type { ControlClient } from '../client/control.js'
 import { ServiceApiError } from '../client/errors.js'
 import { RENDERING_GUIDE } from '../content/rendering-guide.js'
 import {
@@ -75,7 +75,8 @@ function redactValue<T>(value: T): T {
 
 function ok(value: unknown, showKeys = false): ToolResult {
   const shown = showKeys ? value : redactValue(value)
-  const structured = typeof shown === 'object' && shown !== null && !Array.isArray(shown) ? (shown as Record<string, unknown>) : { value: shown }
+  const structured =
+    typeof shown === 'object' && shown !== null && !Array.isArray(shown) ? (shown as Record<string, unknown>) : { value: shown }
   return { content: [{ type: 'text', text: JSON.stringify(shown, null, 2) }], structuredContent: structured }
 }
 
@@ -202,13 +203,17 @@ function registerControlTools(server: McpServer, control: ControlClient, session
   const none = z.strictObject({})
   server.registerTool(
     'emulator_reset',
-    { description: 'Resets the emulator to its seeded world (fixtures, clock, credits); faults and the journal are cleared.', inputSchema: none },
+    {
+      description: 'Resets the emulator to its seeded world (fixtures, clock, credits); faults and the journal are cleared.',
+      inputSchema: none,
+    },
     wrap('emulator_reset', log, () => control.reset()),
   )
   server.registerTool(
     'emulator_create_account',
     {
-      description: 'Creates a user with a personal team and an API key. The answer holds the new key (the one tool answer besides emulator_create_key that does).',
+      description:
+        'Creates a user with a personal team and an API key. The answer holds the new key (the one tool answer besides emulator_create_key that does).',
       inputSchema: CreateAccountRequest,
     },
     wrap('emulator_create_account', log, (args) => control.createAccount(args), true),
@@ -220,7 +225,10 @@ function registerControlTools(server: McpServer, control: ControlClient, session
   )
   server.registerTool(
     'emulator_revoke_key',
-    { description: 'Revokes an API key by its key id (key_…); calls with it answer 401.', inputSchema: z.strictObject({ keyId: z.string().min(1) }) },
+    {
+      description: 'Revokes an API key by its key id (key_…); calls with it answer 401.',
+      inputSchema: z.strictObject({ keyId: z.string().min(1) }),
+    },
     wrap('emulator_revoke_key', log, ({ keyId }) => control.revokeKey(keyId)),
   )
   server.registerTool(
@@ -311,7 +319,8 @@ function registerControlTools(server: McpServer, control: ControlClient, session
       }),
     },
     wrap('emulator_import_state', log, async ({ snapshot, document }) => {
-      if ((snapshot === undefined) === (document === undefined)) throw new Error('give snapshot (a name emulator_export_state kept) or document, not both')
+      if ((snapshot === undefined) === (document === undefined))
+        throw new Error('give snapshot (a name emulator_export_state kept) or document, not both')
       const chosen = snapshot === undefined ? document : session.snapshots.get(snapshot)
       if (chosen === undefined) throw new Error(`snapshot: no snapshot named "${snapshot}" in this session`)
       return control.putState(chosen)
@@ -380,7 +389,9 @@ const SLIDE_FILE_NAMES = ['slide.tsx', 'slide.content.json', 'slide.controls.jso
 
 function registerResources(server: McpServer, backend: McpBackend, session: { apiKey: string }, base: string): void {
   const readApi = async (path: string): Promise<{ status: number; body: unknown }> => {
-    const response = await backend.fetch(`${base}${path}`, { headers: { authorization: `Bearer ${session.apiKey}`, accept: 'application/json' } })
+    const response = await backend.fetch(`${base}${path}`, {
+      headers: { authorization: `Bearer ${session.apiKey}`, accept: 'application/json' },
+    })
     const text = await response.text()
     if (!response.ok) {
       const code = response.headers.get('x-service-error-code')
@@ -411,7 +422,8 @@ function registerResources(server: McpServer, backend: McpBackend, session: { ap
     'slide-guide',
     new ResourceTemplate('presentation://projects/{slug}/slides/guide', { list: undefined }),
     {
-      description: 'A project’s slide guide (GET /v1/projects/{slug}/slides/guide): token naming rules, file conventions, validation, rendering.',
+      description:
+        'A project’s slide guide (GET /v1/projects/{slug}/slides/guide): token naming rules, file conventions, validation, rendering.',
       mimeType: 'application/json',
     },
     async (uri, { slug }) => {
@@ -427,7 +439,8 @@ function registerResources(server: McpServer, backend: McpBackend, session: { ap
     },
     async (uri, { slug, slideId, file }) => {
       const name = String(file)
-      if (!(SLIDE_FILE_NAMES as readonly string[]).includes(name)) throw new Error(`404: a slide has no file ${name}; it has ${SLIDE_FILE_NAMES.join(', ')}`)
+      if (!(SLIDE_FILE_NAMES as readonly string[]).includes(name))
+        throw new Error(`404: a slide has no file ${name}; it has ${SLIDE_FILE_NAMES.join(', ')}`)
       const { body } = await readApi(`/projects/${encodeURIComponent(String(slug))}/slides/${encodeURIComponent(String(slideId))}/files`)
       const files = (body as { files: Record<string, string> }).files
       const mimeType = name.endsWith('.json') ? 'application/json' : 'text/tsx'
@@ -464,4 +477,3 @@ function registerPrompt(server: McpServer, groups: ReadonlySet<ToolGroup>): void
     }),
   )
 }
-

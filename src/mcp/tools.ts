@@ -8,9 +8,7 @@
 import * as z from 'zod'
 import { operations, OPERATION_IDS, type OperationId, type OperationSpec } from '../schemas/operations.js'
 
-/** The groups `--tools` chooses from. */
-export const TOOL_GROUPS = ['api', 'control', 'slides'] as const
-export type ToolGroup = (typeof TOOL_GROUPS)[number]
+export { TOOL_GROUPS, type ToolGroup } from './defaults.js'
 
 /** The path parameters of a route path, in order (`['slug', 'slideId']`). */
 export function pathParamsOf(path: string): string[] {
@@ -41,7 +39,11 @@ export function apiToolSpec(name: OperationId): ApiToolSpec {
   const pathParams = pathParamsOf(operation.path)
   const query = shapeOf(operation.query)
   const shape: Record<string, z.ZodType> = {}
-  for (const param of pathParams) shape[param] = z.string().min(1).meta({ description: `The {${param}} of ${operation.path}` })
+  for (const param of pathParams)
+    shape[param] = z
+      .string()
+      .min(1)
+      .meta({ description: `The {${param}} of ${operation.path}` })
   for (const [field, schema] of Object.entries(query)) shape[field] = schema.optional()
   if (operation.body !== undefined) {
     const body = operation.body.meta({ description: `The JSON body of ${operation.method} ${operation.path}` })

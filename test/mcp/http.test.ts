@@ -46,7 +46,10 @@ describe('the MCP server over HTTP', () => {
     expect(createSlide.inputSchema.required).toEqual(['slug'])
     expect(Object.keys(createSlide.inputSchema.properties ?? {})).toEqual(['slug', 'body'])
     const { resources } = await client.listResources()
-    expect(resources.map((resource) => resource.uri).sort()).toEqual(['presentation://guides/rendering', 'presentation://reference/openapi.json'])
+    expect(resources.map((resource) => resource.uri).sort()).toEqual([
+      'presentation://guides/rendering',
+      'presentation://reference/openapi.json',
+    ])
     const { resourceTemplates } = await client.listResourceTemplates()
     expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
       'presentation://projects/{slug}/slides/guide',
@@ -64,17 +67,22 @@ describe('the MCP server over HTTP', () => {
     expect(viaMcp).toEqual(viaHttp)
     expect(new Set(viaMcp.map((call) => call.tool))).toEqual(new Set(OPERATION_IDS))
     // Refusals among them, with their codes.
-    expect(viaMcp.filter((call) => call.outcome.status !== 200).map((call) => [call.tool, call.outcome.status, call.outcome.code])).toEqual([
-      ['getProject', 404, 'NOT_FOUND'],
-      ['updateSlide', 400, 'VALIDATION_ERROR'],
-      ['getJobStatus', 404, 'NOT_FOUND'],
-    ])
+    expect(viaMcp.filter((call) => call.outcome.status !== 200).map((call) => [call.tool, call.outcome.status, call.outcome.code])).toEqual(
+      [
+        ['getProject', 404, 'NOT_FOUND'],
+        ['updateSlide', 400, 'VALIDATION_ERROR'],
+        ['getJobStatus', 404, 'NOT_FOUND'],
+      ],
+    )
     expect(answers.flatMap(keysIn)).toEqual([])
   })
 
   it('shows a 429 and a 402 set up through the control tools as tool errors', async () => {
     const client = await connect(emulator())
-    const added = await client.callTool({ name: 'emulator_add_fault', arguments: { operationId: 'listProjects', status: 429, retryAfter: 3 } })
+    const added = await client.callTool({
+      name: 'emulator_add_fault',
+      arguments: { operationId: 'listProjects', status: 429, retryAfter: 3 },
+    })
     expect(added.isError).toBeUndefined()
     const limited = await client.callTool({ name: 'listProjects', arguments: {} })
     expect(limited.isError).toBe(true)
@@ -122,7 +130,10 @@ describe('the MCP server over HTTP', () => {
     expect(keysIn(refused)).toEqual([])
     const exported = await second.callTool({ name: 'emulator_export_state', arguments: { include: true } })
     expect(keysIn(exported)).toEqual([])
-    const faults = await second.callTool({ name: 'emulator_add_fault', arguments: { operationId: '*', status: 500, apiKey: 'pres_test_bob', times: 0 } })
+    const faults = await second.callTool({
+      name: 'emulator_add_fault',
+      arguments: { operationId: '*', status: 500, apiKey: 'pres_test_bob', times: 0 },
+    })
     expect(faults.isError).toBeUndefined()
     expect(keysIn(await second.callTool({ name: 'emulator_list_faults', arguments: {} }))).toEqual([])
     // The tools that create keys answer with them: the caller asked for one.

@@ -78,7 +78,8 @@ export function httpCaller(fetchFn: typeof fetch, apiUrl: string, apiKey: string
     let path: string = operation.path
     for (const param of pathParamsOf(path)) path = path.replace(`{${param}}`, encodeURIComponent(String(args[param])))
     const search = new URLSearchParams()
-    for (const [name, value] of Object.entries(args)) if (name !== 'body' && !path.includes(`{${name}}`) && !pathParamsOf(operation.path).includes(name)) search.append(name, String(value))
+    for (const [name, value] of Object.entries(args))
+      if (name !== 'body' && !path.includes(`{${name}}`) && !pathParamsOf(operation.path).includes(name)) search.append(name, String(value))
     const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` }
     const init: RequestInit = { method: operation.method, headers }
     if (args.body !== undefined) {
@@ -99,7 +100,8 @@ export function mcpCaller(client: Client, answers: unknown[] = []): Caller {
     answers.push(result)
     const structured = result.structuredContent as Record<string, unknown>
     if (structured === undefined) throw new Error(`${tool}: ${JSON.stringify(result.content)}`)
-    if (result.isError === true) return { status: structured.status as number, code: structured.errorCode as string | null, body: structured.body }
+    if (result.isError === true)
+      return { status: structured.status as number, code: structured.errorCode as string | null, body: structured.body }
     return { status: 200, code: null, body: structured }
   }
 }
