@@ -14,10 +14,10 @@ const added: Mount<unknown> = {
 }
 
 describe('the core mount table', () => {
-  it('serves the API, the control plane, the MCP server and the OpenAPI document alone, and unknown paths from the 404 row', () => {
+  it('serves the API, the control plane and the OpenAPI document alone, and unknown paths from the 404 row', () => {
     const table = new MountTable()
     const served = (path: string) => table.mountFor('GET', path).name
-    expect(table.rows.map((row) => row.name)).toEqual(['the API', 'the control plane', 'the MCP server', 'the OpenAPI document'])
+    expect(table.rows.map((row) => row.name)).toEqual(['the API', 'the control plane', 'the OpenAPI document'])
     expect(served('/v1')).toBe('the API')
     expect(served('/v1/projects')).toBe('the API')
     expect(served('/v10')).toBe(NOT_FOUND_MOUNT.name)
@@ -25,8 +25,6 @@ describe('the core mount table', () => {
     expect(served('/_emulator/state')).toBe('the control plane')
     // Without the web room, its paths are nobody's.
     expect(served('/editor/welcome-deck')).toBe(NOT_FOUND_MOUNT.name)
-    expect(served('/mcp')).toBe('the MCP server')
-    expect(served('/mcp/x')).toBe(NOT_FOUND_MOUNT.name)
     expect(served('/openapi.json')).toBe('the OpenAPI document')
     expect(served('/openapi.json/x')).toBe(NOT_FOUND_MOUNT.name)
     expect(served('/')).toBe(NOT_FOUND_MOUNT.name)
@@ -34,13 +32,7 @@ describe('the core mount table', () => {
 
   it('puts added rows after the API and before the control plane, each for its methods only', () => {
     const table = new MountTable([added])
-    expect(table.rows.map((row) => row.name)).toEqual([
-      'the API',
-      'an added page',
-      'the control plane',
-      'the MCP server',
-      'the OpenAPI document',
-    ])
+    expect(table.rows.map((row) => row.name)).toEqual(['the API', 'an added page', 'the control plane', 'the OpenAPI document'])
     expect(table.mountFor('GET', '/_emulator/page').name).toBe('an added page')
     expect(table.mountFor('HEAD', '/_emulator/page').name).toBe('an added page')
     // Another method goes on to the next row that matches the path.

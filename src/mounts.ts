@@ -19,8 +19,6 @@ import { resolveControlRoute } from './control/http-routes.js'
 import type { ControlDispatchHost } from './control/dispatch.js'
 import { MAX_BODY_BYTES, MAX_NO_BODY_BYTES, type EmulatorRequest, type EmulatorResponse, type ResolvedMount } from './core/exchange.js'
 import { fail } from './core/errors.js'
-import { MCP_PATH } from './mcp/defaults.js'
-import type { McpHost } from './mcp/http.js'
 import { OPENAPI_PATH, openApiServer, type OpenApiHost } from './openapi/serve.js'
 
 /**
@@ -39,7 +37,7 @@ export type MountMatch = 'tree' | 'below' | 'exact'
 export type BrowserPolicyName = 'open' | 'own-origins'
 
 /** What the core's rows need of the emulator that hosts them. */
-export type CoreHost = ControlDispatchHost & OpenApiHost & McpHost
+export type CoreHost = ControlDispatchHost & OpenApiHost
 
 /**
  * What a row's handler is built from: the emulator, its `/v1` pipeline and
@@ -78,9 +76,6 @@ export interface Mount<Host = CoreHost> {
   open(context: MountContext<Host>): Promise<MountHandler> | MountHandler
 }
 
-/** The largest MCP request: a tool call carries at most an API body (1 MiB) or a few slides' files, JSON-escaped. */
-const MAX_MCP_BODY_BYTES = 4 * MAX_BODY_BYTES
-
 /** The API's row: first in every table. */
 const API_MOUNT: Mount = {
   name: 'the API',
@@ -107,19 +102,6 @@ const CORE_MOUNTS_AFTER: readonly Mount[] = [
       const { ControlDispatcher } = await import('./control/dispatch.js')
       const dispatcher = new ControlDispatcher(host, onError)
       return (request) => dispatcher.handle(request)
-    },
-  },
-  {
-    // MCP over Streamable HTTP (issue 34): guarded as the control plane is (admin token, origins, Host);
-    // the SDK loads with this row's first request, so an emulator that never serves MCP never loads it.
-    name: 'the MCP server',
-    path: MCP_PATH,
-    match: 'exact',
-    bodyLimit: MAX_MCP_BODY_BYTES,
-    browsers: 'own-origins',
-    open: async (context) => {
-      const { mcpHttpHandler } = await import('./mcp/http.js')
-      return mcpHttpHandler(context)
     },
   },
   {
