@@ -3,6 +3,7 @@
  * own client through the emulator's socket-free fetch: the same dispatch the
  * Node server runs, without a socket.
  */
+import { readFileSync } from 'node:fs'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
@@ -57,6 +58,9 @@ describe('the MCP server over HTTP', () => {
     ])
     const { prompts } = await client.listPrompts()
     expect(prompts.map((prompt) => prompt.name)).toEqual(['write_slide'])
+    // The guide names every tool the server lists.
+    const guide = readFileSync(new URL('../../docs/guides/mcp.md', import.meta.url), 'utf8')
+    expect(names.filter((name) => !guide.includes(`\`${name}\``))).toEqual([])
   })
 
   it('answers every /v1 tool as the API answers the same calls on an emulator with the same seed', async () => {
