@@ -4,6 +4,7 @@
  * Node server runs, without a socket.
  */
 import { readFileSync } from 'node:fs'
+import { request } from 'node:http'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
@@ -153,6 +154,42 @@ describe('the MCP server over HTTP', () => {
     expect(imported.isError).toBeUndefined()
     const list = await client.callTool({ name: 'listProjects', arguments: { limit: '100' } })
     expect(JSON.stringify(list.structuredContent)).not.toContain('Gone after the import')
+  })
+
+  it('serves /mcp from the Node server too, and its Host check refuses a foreign name', async () => {
+    const made = emulator({ adminToken: 'sesame' })
+    const running = await made.listen({ port: 0 })
+    try {
+      const client = new Client({ name: 'mcp-test', version: '1.0.0' })
+      const headers = { authorization: 'Bearer sesame' }
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', running.origin), { requestInit: { headers } }))
+      clients.push(client)
+      const reset = await client.callTool({ name: 'emulator_reset', arguments: {} })
+      expect(reset.isError).toBeUndefined()
+      const teams = await client.callTool({ name: 'listTeams', arguments: {} })
+      expect(JSON.stringify(teams.structuredContent)).toContain('team_alice')
+      // A DNS-rebinding page reaches the loopback server under its own name: refused before MCP runs.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const sent = request(
+          {
+            host: '127.0.0.1',
+            port: running.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: { ...headers, host: 'evil.example', 'content-type': 'application/json' },
+          },
+          (answer) => {
+            answer.resume()
+            resolve(answer.statusCode)
+          },
+        )
+        sent.on('error', reject)
+        sent.end('{}')
+      })
+      expect(status).toBe(403)
+    } finally {
+      await running.close()
+    }
   })
 
   it('refuses a request without the admin token when one is set, and a foreign page’s', async () => {
