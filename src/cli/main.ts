@@ -740,6 +740,16 @@ Exit codes (one table with presentation-conformance): ${EXIT.ok} every slide ren
     )
     .addOption(new Option('--seed <n>', 'the fresh emulator’s seed').default(1).argParser(parseInteger(0, 2 ** 31 - 1)))
     .addOption(
+      new Option('--clock <mode>', 'the fresh emulator’s clock: real, or manual (time moves only by emulator_advance_clock)')
+        .default('real')
+        .choices(['real', 'manual']),
+    )
+    .addOption(
+      new Option('--time-scale <x>', 'the fresh emulator’s simulated generation time = nominal × x (0 = at once)')
+        .default(0.02)
+        .argParser(parseTimeScale),
+    )
+    .addOption(
       new Option('--tools <groups>', 'the groups of tools to list: api, control, slides (comma-separated)')
         .default(new Set(['api', 'control', 'slides']), 'api,control,slides')
         .argParser(parseToolGroups),
@@ -775,6 +785,8 @@ interface McpFlags {
   adminToken?: string
   apiKey?: string
   seed: number
+  clock: 'real' | 'manual'
+  timeScale: number
   tools: Set<ToolGroup>
 }
 

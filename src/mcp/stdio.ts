@@ -24,8 +24,10 @@ export interface McpStdioOptions {
   adminToken?: string
   /** The session's first key (default a fixture key). */
   apiKey?: string
-  /** The fresh emulator's seed. */
+  /** The fresh emulator's seed, clock and time scale. */
   seed?: number
+  clock?: 'real' | 'manual'
+  timeScale?: number
   tools: ReadonlySet<ToolGroup>
 }
 
@@ -42,7 +44,7 @@ export async function runMcpStdio(options: McpStdioOptions): Promise<number> {
   let local: LocalEmulator | undefined
   /** An emulator of this process: the fresh one served, or (with --base-url) the one whose slide checker checks files. */
   const localEmulator = async (): Promise<LocalEmulator> => {
-    local ??= createEmulator({ seed: options.seed })
+    local ??= createEmulator({ seed: options.seed, clock: options.clock, timeScale: options.timeScale })
     await local.ready()
     return local
   }

@@ -13,7 +13,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { CONTROL_TOOLS, SESSION_TOOLS, SLIDE_TOOLS } from '../../src/mcp/tools.js'
 import { OPERATION_IDS } from '../../src/schemas/operations.js'
 import { BIN, ensureBuilt, PATIENCE_MS } from '../support/cli.js'
-import { BROKEN_AT_RUNTIME_TSX, keysIn, VALID_TSX } from './support.js'
+import { createEmulator } from '../../src/index.js'
+import { BROKEN_AT_RUNTIME_TSX, callSequence, httpCaller, keysIn, mcpCaller, VALID_TSX } from './support.js'
 
 const open: Array<{ client: Client; stderr: string[] }> = []
 
@@ -51,6 +52,25 @@ describe('presentation-emulator mcp (stdio)', () => {
       expect(await names(api.client)).toEqual([...OPERATION_IDS, ...SESSION_TOOLS].sort())
       const remote = await start(['--base-url', 'http://127.0.0.1:9/v1'])
       expect(await names(remote.client)).toEqual([...OPERATION_IDS, ...SESSION_TOOLS, 'check_slide_files'].sort())
+    },
+    PATIENCE_MS,
+  )
+
+  it(
+    'answers every /v1 tool as the API of an emulator with the same seed and clock answers the same calls',
+    async () => {
+      const { client } = await start(['--seed', '7', '--clock', 'manual'])
+      const answers: unknown[] = []
+      const viaMcp = await callSequence(mcpCaller(client, answers))
+      const second = createEmulator({ seed: 7, clock: 'manual' })
+      try {
+        const viaHttp = await callSequence(httpCaller(second.fetch, second.emulator.apiUrl, 'pres_test_alice'))
+        expect(viaMcp).toEqual(viaHttp)
+      } finally {
+        await second.close()
+      }
+      expect(new Set(viaMcp.map((call) => call.tool))).toEqual(new Set(OPERATION_IDS))
+      expect(answers.flatMap(keysIn)).toEqual([])
     },
     PATIENCE_MS,
   )
