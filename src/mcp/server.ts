@@ -335,10 +335,18 @@ const SlideFilesInput = z.strictObject({
 })
 
 /**
- * The slide tools. The picture tool (`slide_picture`: a slide's PNG as MCP
- * image content, through `control.slidePicture` / the control route
- * `POST /_emulator/projects/{slug}/slides/{slideId}/picture`) is registered
- * here, beside `check_slides`, and named in `SLIDE_TOOLS` (`tools.ts`).
+ * The slide tools: the one place they are registered (their names are
+ * `SLIDE_TOOLS` in `tools.ts`, which the tests and the guide are held to).
+ *
+ * The picture tool plugs in here, inside `if (control !== undefined)` beside
+ * `check_slides` (pictures need the emulator's control plane):
+ * `slide_picture { slug, slideId, width? }` calls the control route
+ * `POST /_emulator/projects/{slug}/slides/{slideId}/picture` (answering
+ * image/png) through `control` (a `slidePicture` added to the HTTP
+ * `ControlClient`, so the admin token and errors are handled as for the other
+ * routes), and answers `{ content: [{ type: 'image', data: <base64>, mimeType: 'image/png' }] }`;
+ * a refusal goes through `errorResult` like the others. Then add
+ * `'slide_picture'` to `SLIDE_TOOLS`.
  */
 function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): void {
   const control = backend.control

@@ -87,8 +87,8 @@ export const CONTROL_TOOLS = [
 /**
  * The slide tools. `check_slides` needs the control plane (a project's
  * slides); `check_slide_files` needs only a slide checker. The picture
- * tool (`slide_picture`) joins this list, and `registerSlideTools` in
- * `server.ts`, once slide pictures exist.
+ * tool (`slide_picture`) joins this list once slide pictures exist; it is
+ * registered in `registerSlideTools` (`server.ts`).
  */
 export const SLIDE_TOOLS = ['check_slides', 'check_slide_files'] as const
 
