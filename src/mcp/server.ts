@@ -304,8 +304,12 @@ function registerControlTools(server: McpServer, control: ControlClient, session
       const document = await control.getState()
       const kept = name ?? 'last'
       session.snapshots.set(kept, document)
-      const tables = (document as { tables?: Record<string, unknown[]> }).tables
-      const counts = Object.fromEntries(Object.entries(tables ?? {}).map(([table, rows]) => [table, Array.isArray(rows) ? rows.length : 0]))
+      // Each table of the document (users, projects, slides, …) by its number of rows.
+      const counts = Object.fromEntries(
+        Object.entries(document as Record<string, unknown>)
+          .filter(([, rows]) => Array.isArray(rows))
+          .map(([table, rows]) => [table, (rows as unknown[]).length]),
+      )
       return include === true ? { snapshot: kept, counts, document } : { snapshot: kept, counts }
     }),
   )

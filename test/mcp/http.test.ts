@@ -148,7 +148,8 @@ describe('the MCP server over HTTP', () => {
 
   it('restores an exported snapshot', async () => {
     const client = await connect(emulator())
-    await client.callTool({ name: 'emulator_export_state', arguments: { name: 'start' } })
+    const exported = await client.callTool({ name: 'emulator_export_state', arguments: { name: 'start' } })
+    expect(exported.structuredContent).toMatchObject({ snapshot: 'start', counts: { projects: expect.any(Number), apiKeys: 4 } })
     await client.callTool({ name: 'createProject', arguments: { body: { name: 'Gone after the import' } } })
     const imported = await client.callTool({ name: 'emulator_import_state', arguments: { snapshot: 'start' } })
     expect(imported.isError).toBeUndefined()
