@@ -200,4 +200,45 @@ describe('the MCP server over HTTP', () => {
     expect((await client.callTool({ name: 'emulator_clock', arguments: {} })).isError).toBeUndefined()
     await expect(connect(emulator(), { origin: 'https://evil.example' })).rejects.toThrow(/Forbidden/)
   })
+
+  it('refuses a control tool called in a session without the admin token, and changes nothing', async () => {
+    const guarded = emulator({ adminToken: 'sesame' })
+    const transport = new StreamableHTTPClientTransport(new URL('/mcp', guarded.emulator.baseUrl), {
+      fetch: guarded.fetch,
+      requestInit: { headers: { authorization: 'Bearer sesame' } },
+    })
+    const client = new Client({ name: 'mcp-test', version: '1.0.0' })
+    await client.connect(transport)
+    clients.push(client)
+    await client.callTool({ name: 'emulator_set_credits', arguments: { teamId: 'team_alice', credits: 3 } })
+    const call = (authorization?: string) =>
+      guarded.fetch(new URL('/mcp', guarded.emulator.baseUrl), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': transport.sessionId!,
+          'mcp-protocol-version': '2025-06-18',
+          ...(authorization === undefined ? {} : { authorization }),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'emulator_reset', arguments: {} } }),
+      })
+    const refused = await call()
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('x-service-error-code')).toBe('UNAUTHORIZED')
+    expect((await call('Bearer wrong')).status).toBe(401)
+    // Not reset: the credits set above are still there.
+    const state = await guarded.control.getState()
+    expect((state as { teams: Array<{ id: string; credits: number }> }).teams.find((team) => team.id === 'team_alice')?.credits).toBe(3)
+  })
+
+  it('answers a body over its limit with 413 before MCP reads it', async () => {
+    const made = emulator()
+    const answer = await made.fetch(new URL('/mcp', made.emulator.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } }),
+    })
+    expect(answer.status).toBe(413)
+  })
 })

@@ -127,6 +127,31 @@ describe('presentation-emulator mcp (stdio)', () => {
   )
 
   it(
+    'refuses a bad command line with exit code 2 and says why',
+    async () => {
+      const run = (args: string[]) =>
+        new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [BIN, 'mcp', ...args], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+            env: { PATH: process.env.PATH ?? '' },
+          })
+          let stderr = ''
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString('utf8')
+          })
+          child.once('exit', (code) => resolve({ code, stderr }))
+        })
+      const tools = await run(['--tools', 'api,pictures'])
+      expect(tools.code).toBe(2)
+      expect(tools.stderr).toMatch(/--tools.*must name some of api, control, slides/)
+      const control = await run(['--control-url', 'http://127.0.0.1:4010'])
+      expect(control.code).toBe(2)
+      expect(control.stderr).toMatch(/--control-url needs --base-url/)
+    },
+    PATIENCE_MS,
+  )
+
+  it(
     'writes protocol messages alone to stdout: the banner and logs go to stderr',
     async () => {
       const child = spawn(process.execPath, [BIN, 'mcp'], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } })
