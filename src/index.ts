@@ -20,6 +20,7 @@ import { resolveStateFile, StateFilePersistence, type StateFileOption } from './
 import { listenNode, loadMswHttp } from './node/ways-in.js'
 import { lazySlideChecker } from '../web/check/lazy.js'
 import { WEB_MOUNTS } from '../web/mounts.js'
+import { MCP_MOUNT } from './mcp/mount.js'
 
 /** The options of the Node entry's `createEmulator`: every option of the browser entry, and `stateFile`. */
 export interface NodeEmulatorOptions extends EmulatorOptions {
@@ -69,7 +70,7 @@ export function createEmulator(options: NodeEmulatorOptions = {}): PresentationE
   const emulator = buildEmulator(emulatorOptions, {
     http: loadMswHttp,
     listen: listenNode,
-    parts: { stateSchema: compiledStateSchema, mounts: WEB_MOUNTS, slideChecker: lazySlideChecker },
+    parts: { stateSchema: compiledStateSchema, mounts: [...WEB_MOUNTS, MCP_MOUNT], slideChecker: lazySlideChecker },
     persistence: file === undefined ? undefined : (built) => (kept = new StateFilePersistence(built, file)),
   })
   return Object.defineProperty(emulator, 'stateFileLoaded', { get: () => kept?.loaded, enumerable: true })

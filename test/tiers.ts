@@ -33,6 +33,7 @@ export const PROCESS_TIER: readonly string[] = [
   'test/conformance/reference.test.ts',
   'test/docs/front-door.test.ts',
   'test/install/**/*.test.ts',
+  'test/mcp/stdio.test.ts',
   'test/openapi/redocly.test.ts',
   'test/package/**/*.test.ts',
   'test/proxy/cli.test.ts',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { constants as osConstants } from 'node:os'
-import { Command, Option } from 'commander'
+import { Command, InvalidArgumentError, Option } from 'commander'
 import type { JournalEntry } from '../core/journal.js'
 import type { EmulatorOptions } from '../emulator.js'
 import type { PresentationEmulator } from '../index.js'
@@ -10,6 +10,7 @@ import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
 import { DEFAULT_DECK_BUDGET_MS } from '../model/slide-checks.js'
+import { TOOL_GROUPS, type ToolGroup } from '../mcp/defaults.js'
 import {
   collect,
   parseApiBaseUrl,
@@ -714,7 +715,90 @@ Exit codes (one table with presentation-conformance): ${EXIT.ok} every slide ren
         },
       )
     })
+  const mcp = program
+    .command('mcp')
+    .summary('serve the emulator to an agent host as an MCP server over stdio (see mcp --help)')
+    .description(
+      'Serve MCP over stdio: a tool per /v1 operation, the control plane (reset, accounts, keys, credits, clock, jobs, faults, ' +
+        'journal, state) and slide checks as tools; the guides, the slides’ files and the API reference as resources. ' +
+        'By default a fresh emulator in this process; with --base-url a running one (and its control plane with --control-url). ' +
+        'stdout carries protocol messages only; the banner and logs go to stderr.',
+    )
+    .addOption(
+      new Option(
+        '--base-url <url>',
+        'serve a running emulator: its API base URL, ending in /v1 (default: a fresh emulator in this process)',
+      ).argParser(parseApiBaseUrl),
+    )
+    .addOption(new Option('--control-url <url>', 'with --base-url: its control plane (origin or …/_emulator), for the control tools'))
+    .addOption(new Option('--admin-token <token>', 'with --control-url: the admin token').env(env('ADMIN_TOKEN')))
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        'the key the /v1 tools start with (switchable per session by set_api_key); default pres_test_alice',
+      ).env('PRESENTATION_API_KEY'),
+    )
+    .addOption(new Option('--seed <n>', 'the fresh emulator’s seed').default(1).argParser(parseInteger(0, 2 ** 31 - 1)))
+    .addOption(
+      new Option('--clock <mode>', 'the fresh emulator’s clock: real, or manual (time moves only by emulator_advance_clock)')
+        .default('real')
+        .choices(['real', 'manual']),
+    )
+    .addOption(
+      new Option('--time-scale <x>', 'the fresh emulator’s simulated generation time = nominal × x (0 = at once)')
+        .default(0.02)
+        .argParser(parseTimeScale),
+    )
+    .addOption(
+      new Option('--tools <groups>', 'the groups of tools to list: api, control, slides (comma-separated)')
+        .default(new Set(['api', 'control', 'slides']), 'api,control,slides')
+        .argParser(parseToolGroups),
+    )
+    .addHelpText(
+      'after',
+      `
+A host's configuration (mcpServers), with the package installed in a project:
+  { "command": "node", "args": ["<project>/node_modules/presentation-emulator/bin/presentation-emulator.js", "mcp"] }
+
+Examples:
+  presentation-emulator mcp
+  presentation-emulator mcp --tools api,slides
+  presentation-emulator mcp --base-url http://127.0.0.1:4010/v1 --control-url http://127.0.0.1:4010`,
+    )
+    .showHelpAfterError('(run with mcp --help for the list of flags)')
+    .exitOverride(exitOverride)
+    .action(async (flags: McpFlags) => {
+      if (flags.baseUrl === undefined && flags.controlUrl !== undefined)
+        mcp.error('error: --control-url needs --base-url (without it, the fresh emulator’s control plane is served)', {
+          exitCode: EXIT_USAGE,
+          code: 'commander.invalidArgument',
+        })
+      const { runMcpStdio } = await import('../mcp/stdio.js')
+      process.exitCode = await runMcpStdio({ ...flags, tools: flags.tools })
+    })
   await program.parseAsync(argv)
+}
+
+interface McpFlags {
+  baseUrl?: string
+  controlUrl?: string
+  adminToken?: string
+  apiKey?: string
+  seed: number
+  clock: 'real' | 'manual'
+  timeScale: number
+  tools: Set<ToolGroup>
+}
+
+/** `--tools api,slides`: the groups of MCP tools to list. */
+function parseToolGroups(value: string): Set<ToolGroup> {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+  const unknown = names.filter((name) => !(TOOL_GROUPS as readonly string[]).includes(name))
+  if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`must name some of ${TOOL_GROUPS.join(', ')}`)
+  return new Set(names as ToolGroup[])
 }
 
 /** The reports `check` writes (the one reporter syntax of both bins). */

@@ -166,6 +166,25 @@ describe('the packed package, installed offline in an empty app', () => {
     expect(await ok('npx', ['--no-install', 'presentation-conformance', '--help'], app)).toBe(kit)
   }, 120_000)
 
+  it('starts the MCP server from the documented host entry (node, the installed bin, mcp) in another folder', async () => {
+    // docs/guides/mcp.md: hosts start servers from their own working directory, so the entry names the bin by its path.
+    const { Client } = await import('@modelcontextprotocol/client')
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio')
+    const entry = { command: 'node', args: [join(app, 'node_modules', 'presentation-emulator', 'bin', 'presentation-emulator.js'), 'mcp'] }
+    const transport = new StdioClientTransport({ ...entry, cwd: work.path, env: { PATH: process.env.PATH ?? '' }, stderr: 'ignore' })
+    const client = new Client({ name: 'a-host', version: '1.0.0' })
+    await client.connect(transport)
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name)).toContain('listProjects')
+      const projects = await client.callTool({ name: 'listProjects', arguments: { limit: '1' } })
+      expect(projects.isError).toBeUndefined()
+      expect(projects.structuredContent).toMatchObject({ projects: [expect.objectContaining({ slug: expect.any(String) })] })
+    } finally {
+      await client.close()
+    }
+  }, 120_000)
+
   it('runs npx -p ./<tarball> presentation-conformance from the folder that holds the tarball', async () => {
     // npx builds its own tree without a lockfile, so it needs zod's registry metadata, which `npm ci` does
     // not cache: read from the cache when there, else from the registry (msw is an optional peer: not fetched).

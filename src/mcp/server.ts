@@ -1,0 +1,491 @@
+/**
+ * The emulator as an MCP server (issue 34): the `/v1` operations, the
+ * control plane and the slide checks as tools, the guides, the slides'
+ * files and the API reference as resources, and one prompt. One server per
+ * MCP session: the session's API key and its state snapshots are its own.
+ *
+ * The server reaches the emulator through a `McpBackend`: a fetch that
+ * answers the emulator's paths (the socket-free one of an in-process
+ * emulator, the Node server's dispatch for the HTTP row, or the network for
+ * `--base-url`), and the control plane's client when there is one. So the
+ * tools answer what `/v1` and `/_emulator` answer, byte for byte.
+ *
+ * This module imports the SDK; it is loaded only when MCP is used (the
+ * `mcp` command, the first request to the `/mcp` row).
+ */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/server'
+import * as z from 'zod'
+import type { ControlClient } from '../client/control.js'
+import { ServiceApiError } from '../client/errors.js'
+import { RENDERING_GUIDE } from '../content/rendering-guide.js'
+import {
+  AddFaultRequest,
+  AdvanceClockRequest,
+  CreateAccountRequest,
+  CreateKeyRequest,
+  FailJobRequest,
+  SetCreditsRequest,
+} from '../control/schemas.js'
+import type { DeckSlide } from '../model/deck-check.js'
+import type { DeckCheckResult } from '../model/slide-checks.js'
+import { CheckSlidesRequest } from '../model/slide-check-service.js'
+import { ProjectConfig } from '../schemas/index.js'
+import { OPERATION_IDS } from '../schemas/operation-routes.js'
+import { VERSION } from '../version.js'
+import { apiToolSpecs, type ApiToolSpec, type ToolGroup } from './tools.js'
+
+/** How the server reaches one emulator. */
+export interface McpBackend {
+  /** A fetch that answers the emulator's paths (`/v1/…`, `/_emulator/…`, `/openapi.json`). */
+  readonly fetch: typeof fetch
+  /** The API's base URL, ending in `/v1`. */
+  readonly apiUrl: string
+  /** The control plane's client, when the emulator's control plane is reachable (control tools, `check_slides`). */
+  readonly control?: ControlClient
+  /** Checks slides given as files with a slide checker (`check_slide_files`); absent, the tool is not listed. */
+  checkFiles?(project: string, slides: readonly DeckSlide[], budgetMs: number | undefined): Promise<DeckCheckResult>
+}
+
+export interface McpServerOptions {
+  /** The groups of tools to list (default all). */
+  readonly tools?: ReadonlySet<ToolGroup>
+  /** The session's first API key. */
+  readonly apiKey: string
+  /** Where the server's log lines go (stderr for stdio); never a key. */
+  readonly log?: (line: string) => void
+}
+
+/** A tool's result: text for every host, and the same value as structured content. */
+interface ToolResult {
+  [key: string]: unknown
+  content: Array<{ type: 'text'; text: string }>
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+}
+
+const KEY_PATTERN = /pres_[A-Za-z0-9_-]+/g
+/** Every API key in `text` replaced (a key is a bearer secret: tool answers and logs never show one). */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_PATTERN, 'pres_<redacted>')
+}
+
+function redactValue<T>(value: T): T {
+  return JSON.parse(redactKeys(JSON.stringify(value))) as T
+}
+
+function ok(value: unknown, showKeys = false): ToolResult {
+  const shown = showKeys ? value : redactValue(value)
+  const structured =
+    typeof shown === 'object' && shown !== null && !Array.isArray(shown) ? (shown as Record<string, unknown>) : { value: shown }
+  return { content: [{ type: 'text', text: JSON.stringify(shown, null, 2) }], structuredContent: structured }
+}
+
+/** An API or control-plane refusal as a tool error: its status, its error body and `X-Service-Error-Code`. */
+function refused(status: number, code: string | undefined, body: unknown): ToolResult {
+  const shown = redactValue({ status, errorCode: code ?? null, body })
+  const summary = `HTTP ${status}${code === undefined ? '' : ` ${code}`}`
+  return { content: [{ type: 'text', text: `${summary}\n${JSON.stringify(shown, null, 2)}` }], structuredContent: shown, isError: true }
+}
+
+function errorResult(error: unknown): ToolResult {
+  if (error instanceof ServiceApiError) return refused(error.status, error.code, error.body ?? error.text)
+  return { content: [{ type: 'text', text: redactKeys(error instanceof Error ? error.message : String(error)) }], isError: true }
+}
+
+/**
+ * A standard schema that validates with `schema` and hands the tool the
+ * arguments as given (not parsed: defaults and transforms are the API's to
+ * apply), so a tool call sends what a client would send.
+ */
+function asGiven(schema: z.ZodType) {
+  const standard = schema['~standard']
+  return {
+    '~standard': {
+      version: 1 as const,
+      vendor: 'presentation-emulator',
+      jsonSchema: (standard as unknown as { jsonSchema: unknown }).jsonSchema,
+      validate: async (value: unknown) => {
+        const result = await standard.validate(value)
+        return result.issues === undefined ? { value } : result
+      },
+    },
+  } as unknown as z.ZodType
+}
+
+/** The emulator's origin, from the API's base URL. */
+function originOf(apiUrl: string): string {
+  return new URL(apiUrl).origin
+}
+
+/** Builds one session's MCP server. */
+export function createMcpServer(backend: McpBackend, options: McpServerOptions): McpServer {
+  const groups = options.tools ?? new Set<ToolGroup>(['api', 'control', 'slides'])
+  const log = (line: string) => options.log?.(redactKeys(line))
+  const session = { apiKey: options.apiKey, snapshots: new Map<string, unknown>() }
+  const server = new McpServer(
+    { name: 'presentation-emulator', version: VERSION },
+    {
+      instructions:
+        'An offline emulator of the Presentation Service API. API tools are named after the operation ids; control tools (emulator_*) reset, ' +
+        'seed, inject faults and move the clock; check_slides / check_slide_files render slides as the editor does and report errors.',
+    },
+  )
+  const base = backend.apiUrl.replace(/\/+$/, '')
+
+  /** Calls `/v1` with the session's key; the answer as text, status and error code. */
+  async function callApi(spec: ApiToolSpec, args: Record<string, unknown>): Promise<ToolResult> {
+    let path = spec.operation.path
+    for (const param of spec.pathParams) path = path.replace(`{${param}}`, encodeURIComponent(String(args[param])))
+    const search = new URLSearchParams()
+    for (const field of spec.queryFields) if (args[field] !== undefined) search.append(field, String(args[field]))
+    const headers: Record<string, string> = { authorization: `Bearer ${session.apiKey}`, accept: 'application/json' }
+    const init: RequestInit = { method: spec.operation.method, headers }
+    if (args.body !== undefined) {
+      headers['content-type'] = 'application/json'
+      init.body = JSON.stringify(args.body)
+    }
+    const query = search.toString()
+    const response = await backend.fetch(`${base}${path}${query === '' ? '' : `?${query}`}`, init)
+    const text = await response.text()
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch {}
+    log(`${spec.name}: ${response.status}`)
+    if (!response.ok) return refused(response.status, response.headers.get('x-service-error-code') ?? undefined, body)
+    return ok(body)
+  }
+
+  if (groups.has('api')) {
+    for (const spec of apiToolSpecs()) {
+      server.registerTool(spec.name, { description: spec.description, inputSchema: asGiven(spec.input) }, (args) =>
+        callApi(spec, args as Record<string, unknown>).catch(errorResult),
+      )
+    }
+    server.registerTool(
+      'set_api_key',
+      {
+        description:
+          'Switches the API key the /v1 tools use, for this MCP session only (other sessions keep theirs). The answer never shows the key.',
+        inputSchema: z.strictObject({ apiKey: z.string().min(1).meta({ description: 'The bearer key, pres_…' }) }),
+      },
+      ({ apiKey }) => {
+        session.apiKey = apiKey
+        log('set_api_key: the session key changed')
+        return ok({ switched: true, note: 'the /v1 tools of this session now use the given key' })
+      },
+    )
+  }
+
+  const control = backend.control
+  if (groups.has('control') && control !== undefined) registerControlTools(server, control, session, log)
+  if (groups.has('slides')) registerSlideTools(server, backend, log)
+  registerResources(server, backend, session, base)
+  registerPrompt(server, groups)
+  return server
+}
+
+type Log = (line: string) => void
+const wrap =
+  <A>(name: string, log: Log, run: (args: A) => Promise<unknown>, showKeys = false) =>
+  async (args: A): Promise<ToolResult> => {
+    try {
+      const value = await run(args)
+      log(`${name}: ok`)
+      return ok(value, showKeys)
+    } catch (error) {
+      log(`${name}: refused`)
+      return errorResult(error)
+    }
+  }
+
+function registerControlTools(server: McpServer, control: ControlClient, session: { snapshots: Map<string, unknown> }, log: Log): void {
+  const none = z.strictObject({})
+  server.registerTool(
+    'emulator_reset',
+    {
+      description: 'Resets the emulator to its seeded world (fixtures, clock, credits); faults and the journal are cleared.',
+      inputSchema: none,
+    },
+    wrap('emulator_reset', log, () => control.reset()),
+  )
+  server.registerTool(
+    'emulator_create_account',
+    {
+      description:
+        'Creates a user with a personal team and an API key. The answer holds the new key (the one tool answer besides emulator_create_key that does).',
+      inputSchema: CreateAccountRequest,
+    },
+    wrap('emulator_create_account', log, (args) => control.createAccount(args), true),
+  )
+  server.registerTool(
+    'emulator_create_key',
+    { description: 'Creates an API key for a user (and a team of theirs). The answer holds the new key.', inputSchema: CreateKeyRequest },
+    wrap('emulator_create_key', log, (args) => control.createKey(args), true),
+  )
+  server.registerTool(
+    'emulator_revoke_key',
+    {
+      description: 'Revokes an API key by its key id (key_…); calls with it answer 401.',
+      inputSchema: z.strictObject({ keyId: z.string().min(1) }),
+    },
+    wrap('emulator_revoke_key', log, ({ keyId }) => control.revokeKey(keyId)),
+  )
+  server.registerTool(
+    'emulator_set_credits',
+    {
+      description: 'Sets a team’s generation credits (0 makes generateProject answer 402).',
+      inputSchema: z.strictObject({ teamId: z.string().min(1), ...SetCreditsRequest.shape }),
+    },
+    wrap('emulator_set_credits', log, ({ teamId, credits }) => control.setCredits(teamId, { credits })),
+  )
+  server.registerTool(
+    'emulator_clock',
+    { description: 'Reads the emulator’s clock: now, its mode (real or manual) and time scale.', inputSchema: none },
+    wrap('emulator_clock', log, () => control.clock()),
+  )
+  server.registerTool(
+    'emulator_advance_clock',
+    { description: 'Moves the clock forward by ms; generation jobs due by then complete.', inputSchema: AdvanceClockRequest },
+    wrap('emulator_advance_clock', log, (args) => control.advanceClock(args)),
+  )
+  server.registerTool(
+    'emulator_complete_job',
+    { description: 'Completes a processing generation job now.', inputSchema: z.strictObject({ jobId: z.string().min(1) }) },
+    wrap('emulator_complete_job', log, ({ jobId }) => control.completeJob(jobId)),
+  )
+  server.registerTool(
+    'emulator_fail_job',
+    {
+      description: 'Fails a processing generation job now (its credit is refunded).',
+      inputSchema: z.strictObject({ jobId: z.string().min(1), ...FailJobRequest.shape }),
+    },
+    wrap('emulator_fail_job', log, ({ jobId, error }) => control.failJob(jobId, error === undefined ? {} : { error })),
+  )
+  server.registerTool(
+    'emulator_add_fault',
+    {
+      description:
+        'Injects a fault: the next calls of operationId (or * for all) answer status (with error, code, retryAfter) and/or wait delayMs, times times (default once).',
+      inputSchema: AddFaultRequest,
+    },
+    wrap('emulator_add_fault', log, (args) => control.addFault(args as AddFaultRequest)),
+  )
+  server.registerTool(
+    'emulator_list_faults',
+    { description: 'Lists the faults still armed.', inputSchema: none },
+    wrap('emulator_list_faults', log, () => control.listFaults()),
+  )
+  server.registerTool(
+    'emulator_clear_faults',
+    { description: 'Removes every fault.', inputSchema: none },
+    wrap('emulator_clear_faults', log, () => control.clearFaults()),
+  )
+  server.registerTool(
+    'emulator_journal',
+    {
+      description: 'Lists the /v1 requests the emulator answered, newest last (keys shown as their key ids).',
+      inputSchema: z.strictObject({
+        operationId: z.enum(OPERATION_IDS as [string, ...string[]]).optional(),
+        limit: z.number().int().min(1).max(10_000).optional(),
+      }),
+    },
+    wrap('emulator_journal', log, (args) => control.listRequests(args as Parameters<ControlClient['listRequests']>[0])),
+  )
+  server.registerTool(
+    'emulator_export_state',
+    {
+      description:
+        'Exports the emulator’s whole state and keeps it in this session under `name` (default "last") for emulator_import_state. ' +
+        'With include: true the answer holds the document too, its API keys redacted.',
+      inputSchema: z.strictObject({ name: z.string().min(1).max(100).optional(), include: z.boolean().optional() }),
+    },
+    wrap('emulator_export_state', log, async ({ name, include }) => {
+      const document = await control.getState()
+      const kept = name ?? 'last'
+      session.snapshots.set(kept, document)
+      // Each table of the document (users, projects, slides, …) by its number of rows.
+      const counts = Object.fromEntries(
+        Object.entries(document as Record<string, unknown>)
+          .filter(([, rows]) => Array.isArray(rows))
+          .map(([table, rows]) => [table, (rows as unknown[]).length]),
+      )
+      return include === true ? { snapshot: kept, counts, document } : { snapshot: kept, counts }
+    }),
+  )
+  server.registerTool(
+    'emulator_import_state',
+    {
+      description: 'Replaces the emulator’s state with a snapshot this session exported (by name), or with a state document given in full.',
+      inputSchema: z.strictObject({
+        snapshot: z.string().min(1).max(100).optional(),
+        document: z.record(z.string(), z.unknown()).optional(),
+      }),
+    },
+    wrap('emulator_import_state', log, async ({ snapshot, document }) => {
+      if ((snapshot === undefined) === (document === undefined))
+        throw new Error('give snapshot (a name emulator_export_state kept) or document, not both')
+      const chosen = snapshot === undefined ? document : session.snapshots.get(snapshot)
+      if (chosen === undefined) throw new Error(`snapshot: no snapshot named "${snapshot}" in this session`)
+      return control.putState(chosen)
+    }),
+  )
+}
+
+const SlideFilesInput = z.strictObject({
+  'slide.tsx': z.string(),
+  'slide.content.json': z.string().optional(),
+  'slide.controls.json': z.string().optional(),
+})
+
+/**
+ * The slide tools: the one place they are registered (their names are
+ * `SLIDE_TOOLS` in `tools.ts`, which the tests and the guide are held to).
+ *
+ * The picture tool plugs in here, inside `if (control !== undefined)` beside
+ * `check_slides` (pictures need the emulator's control plane):
+ * `slide_picture { slug, slideId, width? }` calls the control route
+ * `POST /_emulator/projects/{slug}/slides/{slideId}/picture` (answering
+ * image/png) through `control` (a `slidePicture` added to the HTTP
+ * `ControlClient`, so the admin token and errors are handled as for the other
+ * routes), and answers `{ content: [{ type: 'image', data: <base64>, mimeType: 'image/png' }] }`;
+ * a refusal goes through `errorResult` like the others. Then add
+ * `'slide_picture'` to `SLIDE_TOOLS`.
+ */
+function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): void {
+  const control = backend.control
+  if (control !== undefined) {
+    server.registerTool(
+      'check_slides',
+      {
+        description:
+          'Checks a project’s slides (all, or slideIds) as the editor renders them: each slide rendered, error (with the slide.tsx line and column), timeout, too-large or crashed.',
+        inputSchema: z.strictObject({ slug: z.string().min(1), ...CheckSlidesRequest.shape }),
+      },
+      wrap('check_slides', log, ({ slug, ...input }) => control.checkSlides(slug, input)),
+    )
+  }
+  const checkFiles = backend.checkFiles
+  if (checkFiles !== undefined) {
+    server.registerTool(
+      'check_slide_files',
+      {
+        description:
+          'Checks slides given as files (not stored anywhere) as the editor renders them, styled by config (default a new project’s). Same report as check_slides.',
+        inputSchema: z.strictObject({
+          slides: z
+            .array(z.strictObject({ slideId: z.string().min(1).max(200).optional(), files: SlideFilesInput }))
+            .min(1)
+            .max(100),
+          config: ProjectConfig.optional(),
+          budgetMs: CheckSlidesRequest.shape.budgetMs,
+        }),
+      },
+      wrap('check_slide_files', log, async ({ slides, config, budgetMs }) => {
+        const { newProjectConfig } = await import('../model/projects.js')
+        const projectConfig = config ?? newProjectConfig()
+        const deck: DeckSlide[] = slides.map((slide, index) => ({
+          slideId: slide.slideId ?? `slide-${index + 1}`,
+          load: async () => ({
+            files: { 'slide.content.json': '{}\n', 'slide.controls.json': '{ "controls": [] }\n', ...slide.files },
+            config: projectConfig,
+          }),
+        }))
+        return checkFiles('files', deck, budgetMs)
+      }),
+    )
+  }
+}
+
+const SLIDE_FILE_NAMES = ['slide.tsx', 'slide.content.json', 'slide.controls.json'] as const
+
+function registerResources(server: McpServer, backend: McpBackend, session: { apiKey: string }, base: string): void {
+  const readApi = async (path: string): Promise<{ status: number; body: unknown }> => {
+    const response = await backend.fetch(`${base}${path}`, {
+      headers: { authorization: `Bearer ${session.apiKey}`, accept: 'application/json' },
+    })
+    const text = await response.text()
+    if (!response.ok) {
+      const code = response.headers.get('x-service-error-code')
+      throw new Error(`${response.status}${code === null ? '' : ` ${code}`}: ${redactKeys(text)}`)
+    }
+    return { status: response.status, body: JSON.parse(text) }
+  }
+  server.registerResource(
+    'rendering-guide',
+    'presentation://guides/rendering',
+    {
+      description: 'What a slide.tsx receives and may import: props, box, CSS variables, class names, designs.',
+      mimeType: 'application/json',
+    },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(RENDERING_GUIDE, null, 2) }] }),
+  )
+  server.registerResource(
+    'api-reference',
+    'presentation://reference/openapi.json',
+    { description: 'The OpenAPI 3.1 document of the API this emulator serves.', mimeType: 'application/json' },
+    async (uri) => {
+      const response = await backend.fetch(`${originOf(backend.apiUrl)}/openapi.json`)
+      if (!response.ok) throw new Error(`the emulator answered ${response.status} for /openapi.json`)
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: await response.text() }] }
+    },
+  )
+  server.registerResource(
+    'slide-guide',
+    new ResourceTemplate('presentation://projects/{slug}/slides/guide', { list: undefined }),
+    {
+      description:
+        'A project’s slide guide (GET /v1/projects/{slug}/slides/guide): token naming rules, file conventions, validation, rendering.',
+      mimeType: 'application/json',
+    },
+    async (uri, { slug }) => {
+      const { body } = await readApi(`/projects/${encodeURIComponent(String(slug))}/slides/guide`)
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] }
+    },
+  )
+  server.registerResource(
+    'slide-file',
+    new ResourceTemplate('presentation://projects/{slug}/slides/{slideId}/{file}', { list: undefined }),
+    {
+      description: 'One of a slide’s three files (slide.tsx, slide.content.json, slide.controls.json), read with this session’s key.',
+    },
+    async (uri, { slug, slideId, file }) => {
+      const name = String(file)
+      if (!(SLIDE_FILE_NAMES as readonly string[]).includes(name))
+        throw new Error(`404: a slide has no file ${name}; it has ${SLIDE_FILE_NAMES.join(', ')}`)
+      const { body } = await readApi(`/projects/${encodeURIComponent(String(slug))}/slides/${encodeURIComponent(String(slideId))}/files`)
+      const files = (body as { files: Record<string, string> }).files
+      const mimeType = name.endsWith('.json') ? 'application/json' : 'text/tsx'
+      return { contents: [{ uri: uri.href, mimeType, text: files[name] ?? '' }] }
+    },
+  )
+}
+
+function registerPrompt(server: McpServer, groups: ReadonlySet<ToolGroup>): void {
+  server.registerPrompt(
+    'write_slide',
+    {
+      description: 'Write a slide for a project: read the guide, write the files, check them, fix until the check says rendered.',
+      argsSchema: z.object({ slug: z.string().min(1), brief: z.string().min(1) }),
+    },
+    ({ slug, brief }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: [
+              `Write a slide for the project "${slug}": ${brief}`,
+              '',
+              `1. Read the resource presentation://projects/${slug}/slides/guide (file conventions, tokens) and presentation://guides/rendering (what slide.tsx receives and may import).`,
+              '2. Add the slide with createSlide (or change one with updateSlide); a 400 names the file, line and column to fix.',
+              groups.has('slides')
+                ? `3. Run check_slides with slug "${slug}" and the slide's id; if it is not "rendered", fix the line it names and check again.`
+                : '3. Read the slide back with getSlideFiles.',
+            ].join('\n'),
+          },
+        },
+      ],
+    }),
+  )
+}
