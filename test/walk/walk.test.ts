@@ -262,7 +262,9 @@ describe('presentation-conformance walk', () => {
       expect(found.out).toMatch(
         /^presentation-conformance walk · seed 11 · run [a-z0-9]{6} \(what it creates is named conformance-[a-z0-9]{6}-…\)\n/,
       )
-      expect(found.out).toMatch(/^walk · deployment \S+ · seed 11 · \d+ run\(s\) of at most 10 steps \(a scheduled motif's on top\) · \d+ steps · \d+ requests · /m)
+      expect(found.out).toMatch(
+        /^walk · deployment \S+ · seed 11 · \d+ run\(s\) of at most 10 steps \(a scheduled motif's on top\) · \d+ steps · \d+ requests · /m,
+      )
       expect(found.out).toMatch(/DIVERGENCE after [2-6] step\(s\) \(found in run \d+; shrunk from \d+ steps in \d+ replays/)
       expect(found.out).toContain(`--replay ${file}`)
       // Every step shows its request (with its body), the answer and the facts that held, in bounded lines.
