@@ -11,6 +11,7 @@ import { createControlClient } from '../../src/client/index.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { ClientReport } from '../../src/model/client-report/index.js'
 import '../../src/vitest/matchers.js'
+import { expectError, harnessPerTest, WAYS } from '../support/harness.js'
 import { type ClientSetup, MISBEHAVING, type MisbehaviourHelpers, referenceClient } from '../support/client-report-clients.js'
 
 type Way = 'library' | 'http'
@@ -150,6 +151,17 @@ for (const way of ['library', 'http'] as const) {
           expect(finding!.ref).toMatch(/^reference\/api\.md#[a-z0-9-]+$/)
           expect(finding!.requestIds.length).toBeGreaterThan(0)
           expect(finding!.level).toBe(finding!.severity === 'error' ? 'MUST' : 'SHOULD')
+          // The matcher fails on an error (on a warning only when asked), naming the rule and the calls.
+          const failure = await expect(run.emulator)
+            .toHaveNoClientErrors({ warnings: true })
+            .then(
+              () => undefined,
+              (error: Error) => error.message,
+            )
+          expect(failure).toContain(`${finding!.severity} ${rule}: `)
+          expect(failure).toContain(finding!.requestIds[0])
+          if (finding!.severity === 'warning') await expect(run.emulator).toHaveNoClientErrors()
+          else await expect(run.emulator).not.toHaveNoClientErrors()
           if (rule !== 'auth.key-refused') {
             // The account's own report has it too (a refused key's calls are the other key's).
             expect(rulesOf(await run.report({ keyId }))).toEqual([rule])
@@ -159,3 +171,28 @@ for (const way of ['library', 'http'] as const) {
     }
   })
 }
+
+describe.each(WAYS)('control plane: client report routes (%s)', (way) => {
+  const h = harnessPerTest(way)
+
+  it('answers a report of every key, one key, or since a mark; bad input is 400, an unknown key or mark 404', async () => {
+    await h.api('GET', '/teams')
+    await h.api('GET', '/projects?limit=500')
+    const all = await h.control('GET', '/client-report')
+    expect(all.status, all.text).toBe(200)
+    expect(all.body.findings.map((finding: { rule: string }) => finding.rule)).toEqual(['pagination.limit-out-of-range'])
+    expect(all.body.window).toMatchObject({ since: null, entries: 2, complete: true, first: { id: 'req_1' }, last: { id: 'req_2' } })
+    const bob = await h.control('GET', '/client-report?keyId=key_bob')
+    expect(bob.body).toMatchObject({ findings: [], errors: 0, window: { entries: 0, first: null } })
+    const marked = await h.control('POST', '/client-report/marks')
+    expect(marked.status).toBe(201)
+    expect(marked.body).toEqual({ mark: 'mark_1', after: 'req_2' })
+    await h.api('GET', '/teams')
+    const since = await h.control('GET', `/client-report?since=${marked.body.mark}`)
+    expect(since.body).toMatchObject({ findings: [], window: { since: 'mark_1', entries: 1 } })
+    expectError(await h.control('GET', '/client-report?since=yesterday'), 400, 'VALIDATION_ERROR')
+    expectError(await h.control('GET', '/client-report?color=red'), 400, 'VALIDATION_ERROR')
+    expectError(await h.control('GET', '/client-report?keyId=key_nobody'), 404, 'NOT_FOUND')
+    expectError(await h.control('GET', '/client-report?since=mark_99'), 404, 'NOT_FOUND')
+  })
+})
