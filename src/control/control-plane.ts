@@ -491,6 +491,7 @@ export class ControlPlane {
       }
       return clientReport(journal.snapshot(), {
         clock: clock.mode,
+        now: clock.now(),
         keyFingerprint,
         afterSequence,
         since: parsed.since,

@@ -107,6 +107,13 @@ export async function referenceClient(setup: ClientSetup, options: { generateTim
   }
 }
 
+/** A new project with one slide (createProject, createSlide). */
+async function slideOfNewProject(api: PresentationClient): Promise<{ slug: string; slideId: string }> {
+  const project = await api.createProject({ name: 'Edited deck' })
+  const slide = await api.createSlide(project.projectSlug, { name: 'One' })
+  return { slug: project.projectSlug, slideId: slide.slideId }
+}
+
 /** A misbehaving client: what it does wrong is named by the rule it should be flagged by. */
 export type Misbehaviour = (setup: ClientSetup, helpers: MisbehaviourHelpers) => Promise<void>
 
@@ -190,6 +197,36 @@ export const MISBEHAVING: Record<string, Misbehaviour> = {
     await helpers.projects(3)
     const api = apiOf(setup, false)
     for (let n = 0; n < 2; n++) await api.listProjects({ limit: 2 })
+  },
+  /** Sets the editing indicator and leaves it on (the clock then moves 5 minutes). */
+  'editing.left-on': async (setup) => {
+    const api = apiOf(setup, false)
+    const { slug, slideId } = await slideOfNewProject(api)
+    await api.startSlideEditing(slug, slideId)
+    await api.updateSlide(slug, slideId, { files: { 'slide.content.json': '{"title":"Edited"}' } })
+    await setup.sleep(5 * 60_000)
+  },
+  /** Sets and clears the indicator around no update. */
+  'editing.never-updated': async (setup) => {
+    const api = apiOf(setup, false)
+    const { slug, slideId } = await slideOfNewProject(api)
+    await api.startSlideEditing(slug, slideId)
+    await api.stopSlideEditing(slug, slideId)
+  },
+  /** Sends its JSON as text/plain. */
+  'request.content-type': async (setup) => {
+    const api = apiOf(setup, false)
+    const sent = await api.raw({
+      operationId: 'createProject',
+      bodyText: '{"name":"Plain text"}',
+      headers: { 'content-type': 'text/plain' },
+    })
+    if (sent.response.status !== 200) throw new Error(`createProject answered ${sent.response.status}`)
+  },
+  /** Sends the same invalid body again after its 400. */
+  'errors.repeated-400': async (setup) => {
+    const api = apiOf(setup, false)
+    for (let n = 0; n < 2; n++) await api.createProject({ name: '' }).catch(() => undefined)
   },
   /** Asks for more than 100 items a page. */
   'pagination.limit-out-of-range': async (setup) => {

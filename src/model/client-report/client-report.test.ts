@@ -20,7 +20,7 @@ function record(journal: Journal, more: Partial<JournalRecord> & { operationId: 
     durationMs: 1,
     keyId: 'key_alice',
     userId: 'usr_alice',
-    requestHeaders: { authorization: `Bearer ${KEY}` },
+    requestHeaders: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     requestBody: null,
     responseHeaders: {},
     responseBody: '{}',

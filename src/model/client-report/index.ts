@@ -13,6 +13,8 @@ export type { ClientFinding, ClientKeySummary, ClientReport, ClientReportWindow,
 
 export interface ClientReportOptions {
   clock: 'real' | 'manual'
+  /** The emulator clock now (epoch ms): the indicator rule measures from it. Default: the newest call's time. */
+  now?: number
   /** Only calls that presented this credential (its fingerprint, `JournalEntry.keyFingerprint`). */
   keyFingerprint?: string
   /** Only calls recorded after the request with this sequence number (0: all). */
@@ -67,6 +69,7 @@ export function clientReport(snapshot: JournalSnapshot, options: ClientReportOpt
     creditChangesDroppedThrough: snapshot.creditChangesDroppedThrough,
     teamOf: options.teamOf ?? (() => undefined),
     complete,
+    now: options.now ?? (judged.length === 0 ? 0 : judged[judged.length - 1]!.record.time),
   })
 
   const keys = new Map<string | null, ClientKeySummary>()

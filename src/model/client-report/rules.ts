@@ -19,6 +19,8 @@ export const SPEC_RATE_LIMIT = 50
 export const RATE_WINDOW_MS = 60_000
 /** Two accepted generates with the same body closer than this (real clock) are a likely duplicate. */
 export const DUPLICATE_GENERATE_MS = 60_000
+/** An editing indicator still on this long after it was set (emulator time) is left on. */
+export const INDICATOR_LEFT_ON_MS = 5 * 60_000
 /** The spec's `limit` bounds of every cursor-paginated list. */
 export const LIMIT_MIN = 1
 export const LIMIT_MAX = 100
@@ -114,6 +116,34 @@ export const CLIENT_RULES = {
     anchor: 'rule-limits-projects-limit',
     message: (n, listing) => `${calls(n)} of ${listing} sent a limit outside ${LIMIT_MIN} to ${LIMIT_MAX} (the service answers 400)`,
   },
+  'editing.left-on': {
+    severity: 'warning',
+    clause: 'States and transitions › Slide editing indicator',
+    anchor: 'rule-transition-editing-off',
+    message: (n, slide) =>
+      `the editing indicator of slide ${slide} is still on, ${INDICATOR_LEFT_ON_MS / 60_000} minutes or more after it was set (collaborators see someone editing; clear it with DELETE …/editing when done, also on failure)`,
+  },
+  'editing.never-updated': {
+    severity: 'warning',
+    clause: 'States and transitions › Slide editing indicator',
+    anchor: 'rule-transition-editing-on',
+    message: (n, slide) =>
+      `the editing indicator of slide ${slide} was set and cleared ${times(n)} with no update of the slide in between (set it only around an edit)`,
+  },
+  'request.content-type': {
+    severity: 'warning',
+    clause: 'What the service does › JSON bodies',
+    anchor: 'rule-errors-json',
+    message: (n, operation) =>
+      `${calls(n)} of ${operation} sent a body without Content-Type: application/json (the emulator reads it anyway; the service's bodies are JSON, declared as such)`,
+  },
+  'errors.repeated-400': {
+    severity: 'warning',
+    clause: 'Errors',
+    anchor: 'rule-errors-400',
+    message: (n, operation) =>
+      `${operation} was sent again unchanged ${times(n)} after it answered 400 (the error body's hint says what to fix; the same request gets the same 400)`,
+  },
 } as const satisfies Record<string, RuleSpec>
 
 export type ClientRuleId = keyof typeof CLIENT_RULES
@@ -140,6 +170,8 @@ export interface RuleContext {
   teamOf(keyId: string): string | undefined
   /** False when entries of the window were dropped. */
   complete: boolean
+  /** The emulator clock when the report is taken (epoch ms): how long an indicator has been on. */
+  now: number
 }
 
 interface Group {
@@ -271,7 +303,8 @@ function rateRules(out: Collector, ctx: RuleContext): Rule {
       if (record.status === 429) {
         const reset = Number(header(record, 'x-ratelimit-reset'))
         if (Number.isFinite(reset)) {
-          const answered = record.realTime + record.durationMs
+          // Whole milliseconds, as `Date.now()` reads them: a retry sent on the answer is not taken for one sent before it.
+          const answered = Math.floor(record.realTime + record.durationMs)
           refused.set(user, { answered, reset: reset * 1000, retryAfter: retryAfterUntil(header(record, 'retry-after'), answered) })
         }
       }
@@ -420,10 +453,81 @@ function paginationRules(out: Collector): Rule {
   }
 }
 
+const SLIDE_PATH = /^(\/v1\/projects\/[^/]+\/slides\/[^/]+)(\/editing)?$/
+
+/** The editing indicator: left on (5 minutes of emulator time or more when the report is taken); set around no update. */
+function indicatorRules(out: Collector, ctx: RuleContext): Rule {
+  const slides = new Map<string, { set: JudgedRecord; updated: boolean }>()
+  return {
+    visit(judged) {
+      const { record, fingerprint } = judged
+      if (fingerprint === null || record.status !== 200) return
+      const op = record.operationId
+      if (op !== 'startSlideEditing' && op !== 'stopSlideEditing' && op !== 'updateSlide') return
+      const match = SLIDE_PATH.exec(record.path)
+      if (match === null) return
+      const key = `${fingerprint} ${match[1]}`
+      const on = slides.get(key)
+      if (op === 'updateSlide') {
+        if (on !== undefined) on.updated = true
+      } else if (op === 'startSlideEditing') {
+        // Set again while on: the same session goes on (its agent or prompt changed).
+        if (on === undefined) slides.set(key, { set: judged, updated: false })
+      } else if (on !== undefined) {
+        if (!on.updated) out.add('editing.never-updated', judged, slideOf(record.path), [on.set.record.id, record.id])
+        slides.delete(key)
+      }
+    },
+    finish() {
+      for (const { set } of slides.values()) {
+        if (ctx.now - set.record.time >= INDICATOR_LEFT_ON_MS) out.add('editing.left-on', set, slideOf(set.record.path))
+      }
+    },
+  }
+}
+
+const slideOf = (path: string): string => {
+  const match = SLIDE_PATH.exec(path)
+  return match === null ? path : decodeURIComponent(match[1]!.slice(match[1]!.lastIndexOf('/') + 1))
+}
+
+const JSON_TYPE = /^\s*application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i
+
+/** Bodies: declared as JSON; a 400 not sent again unchanged. */
+function bodyRules(out: Collector): Rule {
+  const refused = new Map<string, string>()
+  const decoder = new TextDecoder()
+  return {
+    visit(judged) {
+      const { record, fingerprint } = judged
+      if (fingerprint === null || record.operationId === null) return
+      const name = `${record.method} ${record.path}`
+      const hasBody = record.requestBody !== null && record.requestBody.byteLength > 0
+      if (hasBody && !JSON_TYPE.test(record.requestHeaders['content-type'] ?? ''))
+        out.add('request.content-type', judged, record.operationId)
+      if (record.status !== 400 && refused.size === 0) return
+      const key = `${fingerprint} ${name}?${record.query} ${hasBody ? decoder.decode(record.requestBody!) : ''}`
+      if (record.status === 400) {
+        const first = refused.get(key)
+        if (first !== undefined) out.add('errors.repeated-400', judged, name, [first, record.id])
+        else refused.set(key, record.id)
+      } else refused.delete(key)
+    },
+  }
+}
+
 /** Every rule over `records` (arrival order), one pass. */
 export function judge(records: readonly JudgedRecord[], ctx: RuleContext): ClientFinding[] {
   const out = new Collector()
-  const rules: Rule[] = [pollingRules(out, ctx), rateRules(out, ctx), generateRules(out, ctx), authRules(out), paginationRules(out)]
+  const rules: Rule[] = [
+    pollingRules(out, ctx),
+    rateRules(out, ctx),
+    generateRules(out, ctx),
+    authRules(out),
+    paginationRules(out),
+    indicatorRules(out, ctx),
+    bodyRules(out),
+  ]
   for (const judged of records) for (const rule of rules) rule.visit(judged)
   for (const rule of rules) rule.finish?.()
   return out.findings()
