@@ -321,6 +321,8 @@ export interface JournalSnapshot {
   lastSequence: number
   /** The sequence number of the newest request dropped (past a cap, or by `clear`); 0 when none was. */
   droppedThrough: number
+  /** The sequence number of the newest request when the journal was last cleared (0: never): a report of "everything kept" starts there. */
+  clearedThrough: number
   creditChanges: CreditChange[]
   /** The newest `afterSequence` of a credit change that was dropped; 0 when none was. */
   creditChangesDroppedThrough: number
@@ -350,6 +352,7 @@ export class Journal {
   #sequence = 0
   /** The newest sequence number no longer kept (dropped past a cap, or cleared). */
   #droppedThrough = 0
+  #clearedThrough = 0
   readonly #credits: CreditChange[] = []
   #creditsDroppedThrough = 0
   readonly #marks = new Map<string, number>()
@@ -491,6 +494,7 @@ export class Journal {
       records,
       lastSequence: this.#sequence,
       droppedThrough: this.#droppedThrough,
+      clearedThrough: this.#clearedThrough,
       creditChanges: this.#credits.slice(),
       creditChangesDroppedThrough: this.#creditsDroppedThrough,
     }
@@ -507,6 +511,7 @@ export class Journal {
 
   clear(): void {
     this.#droppedThrough = this.#sequence
+    this.#clearedThrough = this.#sequence
     this.#creditsDroppedThrough = this.#sequence
     this.#credits.length = 0
     this.#entries.fill(undefined)

@@ -73,6 +73,17 @@ describe('client report rules', () => {
     expect(clientReport(journal.snapshot(), { clock: 'real', afterSequence: 58 }).window.complete).toBe(true)
   })
 
+  it('starts a report of everything kept at the last clear, complete', () => {
+    const journal = new Journal()
+    generate(journal, 200)
+    generate(journal, 402)
+    journal.clear()
+    generate(journal, 200)
+    expect(clientReport(journal.snapshot(), { clock: 'real' }).window).toMatchObject({ complete: true, entries: 1 })
+    // Asked to start after req_1: req_2 of that window was cleared.
+    expect(clientReport(journal.snapshot(), { clock: 'real', afterSequence: 1 }).window.complete).toBe(false)
+  })
+
   it('judges calls after a mark only', () => {
     const journal = new Journal()
     generate(journal, 200)

@@ -55,7 +55,8 @@ export function clientReport(snapshot: JournalSnapshot, options: ClientReportOpt
   }
   if (!sorted) judged.sort((a, b) => a.sequence - b.sequence)
 
-  const complete = snapshot.droppedThrough <= after
+  // Complete when nothing after the start was dropped; with no start asked, a clear of the journal is where it starts.
+  const complete = snapshot.droppedThrough <= (after === 0 ? snapshot.clearedThrough : after)
   const window: ClientReportWindow = {
     since: options.since ?? null,
     first: judged.length === 0 ? null : bound(judged[0]!.record),
