@@ -40,20 +40,18 @@ declare module 'vitest' {
   }
 }
 
-/** What `toHaveNoClientErrors` reads: an emulator (its `control.clientReport`), or an account (its `clientReport`). */
+/** What `toHaveNoClientErrors` reads: an emulator (its `control.clientReport`), a control client or an account (its `clientReport`). */
 export type ClientReportable =
   | { control: { clientReport(query?: { keyId?: string; since?: string }): Promise<ClientReport> } }
-  | { clientReport(query?: { since?: string }): Promise<ClientReport> }
+  | { clientReport(query?: { keyId?: string; since?: string }): Promise<ClientReport> }
 
 function reportOf(received: unknown, query: { keyId?: string; since?: string }): Promise<ClientReport> | undefined {
   const value = received as { control?: { clientReport?: unknown }; clientReport?: unknown } | null
   if (typeof value?.control?.clientReport === 'function') {
     return (value.control as { clientReport(q: object): Promise<ClientReport> }).clientReport(query)
   }
-  if (typeof value?.clientReport === 'function') {
-    const { since } = query
-    return (value as { clientReport(q: object): Promise<ClientReport> }).clientReport(since === undefined ? {} : { since })
-  }
+  // An account (its own key whatever `keyId` says) or a control client of `createControlClient`.
+  if (typeof value?.clientReport === 'function') return (value as { clientReport(q: object): Promise<ClientReport> }).clientReport(query)
   return undefined
 }
 
