@@ -84,6 +84,19 @@ describe('client report rules', () => {
     expect(clientReport(journal.snapshot(), { clock: 'real', afterSequence: 1 }).window.complete).toBe(false)
   })
 
+  it('take a generate again after a 502, or after its job failed, for a retry, not a duplicate', () => {
+    const journal = new Journal()
+    generate(journal, 502)
+    const accepted = generate(journal, 200)
+    accepted.responseBody = '{"jobId":"job_1","status":"processing"}'
+    record(journal, { operationId: 'getJobStatus', path: '/v1/projects/jobs/job_1', responseBody: '{"jobId":"job_1","status":"failed"}' })
+    generate(journal, 200)
+    expect(rules(journal)).toEqual([])
+    // Without reading that the job failed, the same body again is a duplicate.
+    generate(journal, 200)
+    expect(rules(journal)).toEqual(['generate.duplicate'])
+  })
+
   it('judges calls after a mark only', () => {
     const journal = new Journal()
     generate(journal, 200)

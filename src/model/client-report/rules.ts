@@ -334,12 +334,19 @@ function retryAfterUntil(value: string | undefined, answered: number): number | 
 }
 
 const READS = new Set(['getJobStatus', 'listProjects', 'getProject'])
+const JOB_ID = /"jobId":"([^"\\]+)"/
 
 /** Generate: after a 402 with no credit change; after an abandoned, accepted one with no read; the same body twice in 60 s. */
 function generateRules(out: Collector, ctx: RuleContext): Rule {
   const keys = new Map<
     string,
-    { refusedAt: number | undefined; abandoned: string | undefined; bodies: Map<string, { realTime: number; id: string }> }
+    {
+      refusedAt: number | undefined
+      abandoned: string | undefined
+      bodies: Map<string, { realTime: number; id: string; job: string | undefined }>
+      /** Jobs this key read as failed: generating again after one is a retry, not a duplicate. */
+      failed: Set<string>
+    }
   >()
   const decoder = new TextDecoder()
   const creditsChangedBetween = (keyId: string | null, from: number, to: number): boolean => {
@@ -358,12 +365,17 @@ function generateRules(out: Collector, ctx: RuleContext): Rule {
       if (fingerprint === null) return
       let state = keys.get(fingerprint)
       if (record.operationId !== null && READS.has(record.operationId)) {
-        if (state !== undefined) state.abandoned = undefined
+        if (state !== undefined) {
+          state.abandoned = undefined
+          if (record.operationId === 'getJobStatus' && record.status === 200 && jobStatusOf(record.responseBody) === 'failed') {
+            state.failed.add(record.path.slice(record.path.lastIndexOf('/') + 1))
+          }
+        }
         return
       }
       if (record.operationId !== 'generateProject' || record.status === 401) return
       if (state === undefined) {
-        state = { refusedAt: undefined, abandoned: undefined, bodies: new Map() }
+        state = { refusedAt: undefined, abandoned: undefined, bodies: new Map(), failed: new Set() }
         keys.set(fingerprint, state)
       }
       if (state.refusedAt !== undefined && record.status === 402 && !creditsChangedBetween(record.keyId, state.refusedAt, sequence)) {
@@ -381,10 +393,11 @@ function generateRules(out: Collector, ctx: RuleContext): Rule {
       if (record.clientGone) state.abandoned = record.id
       const body = record.requestBody === null ? '' : decoder.decode(record.requestBody)
       const earlier = state.bodies.get(body)
-      if (earlier !== undefined && earlier.id !== retried && record.realTime - earlier.realTime < DUPLICATE_GENERATE_MS) {
+      const earlierFailed = earlier?.job !== undefined && state.failed.has(earlier.job)
+      if (earlier !== undefined && earlier.id !== retried && !earlierFailed && record.realTime - earlier.realTime < DUPLICATE_GENERATE_MS) {
         out.add('generate.duplicate', judged, 'generate', [earlier.id, record.id])
       }
-      state.bodies.set(body, { realTime: record.realTime, id: record.id })
+      state.bodies.set(body, { realTime: record.realTime, id: record.id, job: JOB_ID.exec(record.responseBody ?? '')?.[1] })
     },
   }
 }
