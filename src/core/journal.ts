@@ -223,11 +223,11 @@ export function toJournalEntry(record: JournalRecord, bodyLimit = DEFAULT_BODY_L
   }
 }
 
-function summaryOf(record: JournalRecord): Omit<JournalEntry, 'request' | 'response'> {
+function summaryOf(record: JournalRecord, derived = true): Omit<JournalEntry, 'request' | 'response'> {
   return {
     id: record.id,
     time: new Date(record.time).toISOString(),
-    realTime: new Date(record.realTime).toISOString(),
+    realTime: derived ? new Date(record.realTime).toISOString() : '',
     method: record.method,
     path: record.path,
     query: record.query,
@@ -236,7 +236,7 @@ function summaryOf(record: JournalRecord): Omit<JournalEntry, 'request' | 'respo
     durationMs: record.durationMs,
     keyId: record.keyId,
     userId: record.userId,
-    keyFingerprint: fingerprintOf(record),
+    keyFingerprint: derived ? fingerprintOf(record) : null,
     clientGone: record.clientGone,
   }
 }
@@ -266,8 +266,16 @@ export function credentialFingerprint(credential: string): string {
  */
 export function lazyJournalEntry(record: JournalRecord): JournalEntry {
   let full: JournalEntry | undefined
+  // The fields the client report added are worked out only when read, too (a hash, a date).
+  const { keyFingerprint: _fingerprint, realTime: _realTime, ...summary } = summaryOf(record, false)
   return {
-    ...summaryOf(record),
+    ...summary,
+    get realTime() {
+      return new Date(record.realTime).toISOString()
+    },
+    get keyFingerprint() {
+      return fingerprintOf(record)
+    },
     get request() {
       full ??= toJournalEntry(record)
       return full.request
