@@ -27,7 +27,7 @@ export interface ClientFinding {
   keyFingerprint: string | null
   /** The key's id when it was authenticated at least once in the window. */
   keyId: string | null
-  /** How many calls show it (`requestIds` lists at most `MAX_IDS` of them, the first ones). */
+  /** How many times the rule was broken (a call, or a call and the one it repeats); `requestIds` lists the first `MAX_IDS` calls. */
   count: number
   /** Journal ids (`req_<n>`) of the calls that show it, oldest first. */
   requestIds: string[]
