@@ -11,7 +11,7 @@
  * built), measures this checkout against that one instead (bench/against.ts)
  * and writes `bench/results/against.md`.
  *
- * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package,proxy]
+ * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package,proxy,report]
  *        npm run bench -- --against=DIR [--quick] [--only=startup,browser,http,fetch,render]
  */
 import { writeFileSync } from 'node:fs'
@@ -21,6 +21,7 @@ import { againstGroups, againstHeader } from './against.js'
 import { browserRows } from './browser.js'
 import { httpRows } from './http.js'
 import { fetchRows, mswRows, scaleRows } from './inprocess.js'
+import { clientReportRows } from './client-report.js'
 import { type BenchArgs, notBuilt, parseArgs, UsageError } from './lib/args.js'
 import { ROOT } from './lib/process.js'
 import type { Row } from './lib/row.js'
@@ -58,6 +59,7 @@ const usual: Array<[string, () => Promise<Row[]>]> = [
   ['render', () => renderRows({ rounds })],
   ['package', () => packageRows()],
   ['proxy', () => proxyRows({ rounds, count: quick ? 200 : 1000 })],
+  ['report', () => clientReportRows({ rounds })],
 ]
 const groups = against === undefined ? usual : againstGroups(against, { quick })
 

@@ -368,6 +368,28 @@ describe('dashboard', () => {
     expect(await count('?limit=100')).toBe('60 requests')
   })
 
+  it('shows the client report beside the journal, of the key the journal is filtered by', async () => {
+    await emulator.control.reset()
+    const section = async (query = '') => {
+      const { html } = await page(`/_emulator/dashboard/fragment${query}`)
+      return {
+        count: /<div data-section="client-report-count">([^<]*)</.exec(html)![1],
+        rules: [
+          .../<div data-section="client-report">([\s\S]*?)<\/div>\n/
+            .exec(html)![1]!
+            .matchAll(/<span class="mono" title="[^"]*">([a-z0-9.-]+)<\/span>/g),
+        ].map((m) => m[1]),
+      }
+    }
+    expect(await section()).toEqual({ count: 'clean · 0 calls', rules: [] })
+    await api('GET', '/projects?limit=500')
+    await api('GET', '/teams', undefined, 'pres_test_bob')
+    expect(await section()).toEqual({ count: '1 error · 0 warnings', rules: ['pagination.limit-out-of-range'] })
+    expect(await section('?keyId=key_bob')).toEqual({ count: 'clean · 1 calls', rules: [] })
+    const { html } = await page('/_emulator')
+    expect(html).toContain('id="client-report-card"')
+  })
+
   it('filters the journal by operation, status and key', async () => {
     await emulator.control.reset()
     await api('GET', '/teams')

@@ -66,6 +66,7 @@ export const CONTAINER_TIER: readonly string[] = ['test/container/**/*.test.ts']
  */
 export const DEEP_TIER: readonly string[] = [
   'test/api/atomic-writes.test.ts',
+  'test/conformance/client-report-kit.test.ts',
   'test/conformance/discrimination.test.ts',
   'test/conformance/kit-http.test.ts',
   'test/conformance/prefix.test.ts',

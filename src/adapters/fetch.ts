@@ -40,6 +40,7 @@ export async function fromFetchRequest(request: Request, basePath: string, mount
     body,
     bodyTooLarge,
     resolved,
+    clientGone: () => request.signal.aborted,
   }
 }
 
@@ -209,6 +210,24 @@ function directRequest(
   return { method, path, query: url.search.slice(1), headers, body, bodyTooLarge, resolved }
 }
 
+/** `pending`, or a rejection with the signal's reason as soon as it aborts (what a fetch does). */
+function abortable<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    pending.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
 /**
  * A Fetch-API function answered by `handle` without any socket: pass it to
  * an SDK as its `fetch`, or call it directly in tests.
@@ -228,7 +247,15 @@ export function createFetch(
       signal = fetchRequest.signal
       request = await fromFetchRequest(fetchRequest, basePath(), mounts)
     }
-    const response = await handle(request)
+    // A client that aborts stops waiting, as with a real fetch; the emulator still finishes the request
+    // and journals it as `clientGone` (the client report's abandoned-generate rule reads it).
+    if (signal !== undefined && signal !== null) {
+      // An aborted fetch sends nothing.
+      if (signal.aborted) throw signal.reason
+      const aborted = signal
+      request.clientGone = () => aborted.aborted
+    }
+    const response = signal === undefined || signal === null ? await handle(request) : await abortable(handle(request), signal)
     // A long-lived answer (server-sent events) streams; any other is served from its string.
     if (response.stream !== undefined) return toFetchResponse(response, signal)
     return bufferedResponse(response.body, { status: response.status, headers: response.headers })

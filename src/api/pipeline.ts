@@ -111,6 +111,7 @@ export class ApiPipeline {
     const started = performance.now()
     const requestId = host.journal.nextId()
     const time = host.clock.now()
+    const realTime = Date.now()
     let principal: Principal | undefined
     let operationId: OperationId | undefined
     let headers: Record<string, string> = {}
@@ -210,6 +211,8 @@ export class ApiPipeline {
     const entry: JournalRecord = {
       id: requestId,
       time,
+      realTime,
+      clientGone: request.clientGone?.() === true,
       method: request.method,
       path: request.path,
       query: request.query,

@@ -24,6 +24,7 @@ import {
   parseUrl,
 } from './options.js'
 import { EXIT } from './exit-codes.js'
+import { type ClientReportMode, clientReportLines, exitWithReport, parseClientReportMode } from './client-report-text.js'
 import { fileFlag, type ReporterFlags, type ReporterName, reporters } from './reporter.js'
 
 /** Exit codes (the table both bins share): 1 for a problem with the world (fixtures, state file, port), 2 for a bad command line. */
@@ -488,7 +489,7 @@ const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
  * code (128 + n when a signal n ended it; 127 when it cannot be found, 126
  * when it cannot be run).
  */
-async function execCommand(flags: ServeFlags, command: string[]): Promise<number> {
+async function execCommand(flags: ServeFlags, command: string[], clientReport?: ClientReportMode): Promise<number> {
   const output = openOutput()
   const { logError } = output
   // Until the command runs, a signal stops the start-up (and the command never runs).
@@ -532,11 +533,19 @@ async function execCommand(flags: ServeFlags, command: string[]): Promise<number
       })
       child.once('exit', (exitCode, signal) => resolve(exitCode ?? signalExitCode(signal ?? 'SIGTERM')))
     })
+    // The report reads the journal as the command left it (calls still in flight land in it as they finish).
+    let reported = code
+    if (clientReport !== undefined) {
+      const report = await running.emulator.control.clientReport()
+      if (flags.logFormat === 'json') logError(JSON.stringify({ clientReport: report }))
+      else for (const line of clientReportLines(report)) logError(line)
+      reported = exitWithReport(code, report, clientReport)
+    }
     // Nobody is left to talk to the emulator: in-flight requests get 2 s, not 10.
     const stopped = await shutdown(running, output, 2_000)
     for (const signal of FORWARDED_SIGNALS) process.off(signal, forward)
-    if (running.server.forced) process.exit(code === 0 ? stopped : code)
-    return code === 0 ? stopped : code
+    if (running.server.forced) process.exit(reported === 0 ? stopped : reported)
+    return reported === 0 ? stopped : reported
   } finally {
     stopWatching()
     for (const signal of FORWARDED_SIGNALS) process.off(signal, onStartSignal)
@@ -643,6 +652,12 @@ export async function main(argv: string[]): Promise<void> {
       )
       .usage('[flags] -- <command...>')
       .argument('<command...>', 'the command to run, and its arguments')
+      .addOption(
+        new Option(
+          '--client-report [strict]',
+          'after the command, print the client report of its calls (docs/guides/client-report.md); =strict: an error in it fails the run (exit 1)',
+        ),
+      )
       .showHelpAfterError('(run with exec --help for the list of flags)')
       // Everything after the command's name is the command's own (`exec vitest run --reporter dot`).
       .passThroughOptions(),
@@ -650,9 +665,15 @@ export async function main(argv: string[]): Promise<void> {
     0,
   )
     .exitOverride(exitOverride)
-    .action(async (command: string[], flags: ServeFlags) => {
+    .action(async (command: string[], flags: ServeFlags & { clientReport?: string | true }) => {
       resolveFlags(exec, flags)
-      process.exitCode = await execCommand(flags, command)
+      let mode: ClientReportMode | undefined
+      try {
+        mode = parseClientReportMode(flags.clientReport)
+      } catch (error) {
+        exec.error(`error: ${(error as Error).message}`, { exitCode: EXIT_USAGE, code: 'commander.invalidArgument' })
+      }
+      process.exitCode = await execCommand(flags, command, mode)
     })
   const check = program
     .command('check')

@@ -24,6 +24,7 @@ import type {
   SetCreditsResponse,
 } from '../control/schemas.js'
 import type { DeckCheckResult } from '../model/slide-checks.js'
+import type { ClientReport } from '../model/client-report/index.js'
 import type { JobStatusResponse } from '../schemas/job.js'
 import type { OperationId } from '../schemas/operation-routes.js'
 import { serviceApiError } from './errors.js'
@@ -66,6 +67,10 @@ export interface ControlClient {
   clearFaults(): Promise<{ removed: number }>
   listRequests(query?: { operationId?: OperationId; limit?: number }): Promise<ListRequestsResponse>
   clearRequests(): Promise<{ removed: number }>
+  /** The client report: every key's calls, or `keyId`'s; everything kept, or `since` a request id or a mark. */
+  clientReport(query?: { keyId?: string; since?: string }): Promise<ClientReport>
+  /** A mark at the newest request so far, for `clientReport({ since })`. */
+  markClientReport(): Promise<{ mark: string; after: string | null }>
 }
 
 /** Creates a control-plane client. */
@@ -116,5 +121,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearFaults: () => send('DELETE', '/faults'),
     listRequests: (query = {}) => send('GET', '/requests', undefined, query),
     clearRequests: () => send('DELETE', '/requests'),
+    clientReport: (query = {}) => send('GET', '/client-report', undefined, query),
+    markClientReport: () => send('POST', '/client-report/marks'),
   }
 }

@@ -5,7 +5,8 @@ import { describeIssues, parseInput, safeParse } from '../core/validation.js'
 import { loadFaker, seedFrom } from '../content/random.js'
 import type { Clock } from '../core/clock.js'
 import type { Faults } from '../core/faults.js'
-import type { Journal } from '../core/journal.js'
+import { credentialFingerprint, Journal } from '../core/journal.js'
+import { type ClientReport, clientReport } from '../model/client-report/index.js'
 import type { RateLimiter } from '../core/rate-limiter.js'
 import type { Urls } from '../model/urls.js'
 import { jobStatusView } from '../model/generation.js'
@@ -24,6 +25,8 @@ import {
   AddCollaboratorRequest,
   AdvanceClockRequest,
   AddFaultRequest,
+  ClientReportQuery,
+  type ClientReportMarkResponse,
   CreateAccountRequest,
   CreateKeyRequest,
   CreateTeamRequest,
@@ -288,6 +291,8 @@ export class ControlPlane {
       const team = world.teams.update(teamId, (draft) => {
         draft.credits = body.credits
       })
+      // The client report's 402 rule reads it: a generate retried after credits were given is not blind.
+      this.emulator.journal.noteCreditChange({ teamId, credits: team.credits, time: this.emulator.clock.now(), realTime: Date.now() })
       return { teamId, credits: team.credits }
     })
   }
@@ -451,6 +456,53 @@ export class ControlPlane {
       if (error instanceof SlideCheckQueueFullError) throw queueFull(429, error)
       throw error
     }
+  }
+
+  /**
+   * The client report (docs/guides/client-report.md): what the journal shows
+   * about how the calls made with each key (or with `keyId` alone) use the
+   * API, from everything kept or `since` a request id (`req_<n>`) or a mark
+   * (`mark_<n>`, from `markClientReport`). Each finding has a rule id, a
+   * severity (`error`, `warning`), the spec clause and its `ref` in the
+   * shipped reference, and the journal ids of the calls that show it. Reads
+   * the journal once. A 400 for a bad query, a 404 for an unknown key or mark.
+   *
+   * @example
+   * const { account } = …
+   * const report = await emulator.control.clientReport({ keyId: account.keyId })
+   * expect(report.findings).toEqual([])
+   */
+  async clientReport(query: { keyId?: string; since?: string } = {}): Promise<ClientReport> {
+    const parsed = parseInput(ClientReportQuery, asQueryStrings(query))
+    const { journal, clock } = this.emulator
+    return this.emulator.exclusive(() => {
+      const world = this.emulator.world
+      let keyFingerprint: string | undefined
+      if (parsed.keyId !== undefined) {
+        const key = world.apiKeys.get(parsed.keyId)
+        if (key === undefined) throw fail.notFound('API key', `no key "${parsed.keyId}"`)
+        keyFingerprint = credentialFingerprint(key.key)
+      }
+      let afterSequence = 0
+      if (parsed.since !== undefined) {
+        const sequence = parsed.since.startsWith('mark_') ? journal.markSequence(parsed.since) : Journal.sequenceOf(parsed.since)
+        if (sequence === undefined) throw fail.notFound('Mark', `no mark "${parsed.since}" (POST /_emulator/client-report/marks makes one)`)
+        afterSequence = sequence
+      }
+      return clientReport(journal.snapshot(), {
+        clock: clock.mode,
+        now: clock.now(),
+        keyFingerprint,
+        afterSequence,
+        since: parsed.since,
+        teamOf: (keyId) => world.apiKeys.get(keyId)?.teamId,
+      })
+    })
+  }
+
+  /** A mark at the newest request so far: `clientReport({ since: mark })` judges only what comes after it. */
+  markClientReport(): ClientReportMarkResponse {
+    return this.emulator.journal.mark()
   }
 
   clearRequests(): { removed: number } {

@@ -92,6 +92,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     return { request: await c.waitForRequest(filter, { timeoutMs, bodyLimit }) }
   }),
   route('DELETE', '/_emulator/requests', 200, (c) => c.clearRequests()),
+  route('GET', '/_emulator/client-report', 200, (c, { query }) => c.clientReport(query)),
+  route('POST', '/_emulator/client-report/marks', 201, (c) => c.markClientReport()),
 ]
 
 /** The control plane's route table. */

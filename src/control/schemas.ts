@@ -193,6 +193,20 @@ export const WaitForRequestQuery = JournalFilterQuery.extend({
 })
 export type WaitForRequestQuery = z.infer<typeof WaitForRequestQuery>
 
+/** `GET /_emulator/client-report`: every credential, or one key; everything kept, or after a request id or a mark. */
+export const ClientReportQuery = z.strictObject({
+  keyId: z.string().min(1).optional(),
+  since: z
+    .string()
+    .regex(/^(?:req|mark)_[0-9]+$/, { error: 'must be a request id (req_<n>) or a mark (mark_<n>)' })
+    .optional(),
+})
+export type ClientReportQuery = z.infer<typeof ClientReportQuery>
+
+/** `POST /_emulator/client-report/marks`: a mark at the newest request so far. */
+export const ClientReportMarkResponse = z.object({ mark: z.string(), after: z.string().nullable() })
+export type ClientReportMarkResponse = z.infer<typeof ClientReportMarkResponse>
+
 const JournalMessageView = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string().nullable(),
@@ -211,6 +225,9 @@ export const JournalEntryView = z.object({
   durationMs: z.number(),
   keyId: z.string().nullable(),
   userId: z.string().nullable(),
+  realTime: z.string(),
+  keyFingerprint: z.string().nullable(),
+  clientGone: z.boolean(),
   request: JournalMessageView,
   response: JournalMessageView,
 })

@@ -41,6 +41,13 @@ export interface EmulatorRequest {
   bodyTooLarge?: boolean
   /** The request's row, as the way in resolved it. */
   resolved?: ResolvedMount
+  /**
+   * True once the client has gone (closed its connection, aborted its fetch)
+   * before the answer: read when the request is journaled (`clientGone`),
+   * for the client report's abandoned-generate rule. Ways in that cannot
+   * tell leave it out.
+   */
+  clientGone?: () => boolean
 }
 
 /**

@@ -16,6 +16,8 @@ function entry(n: number, operationId: string | null = 'listTeams', more: Partia
   return {
     id: `req_${n}`,
     time: Date.UTC(2026, 0, 1, 0, 0, n),
+    realTime: Date.UTC(2026, 5, 1, 0, 0, n),
+    clientGone: false,
     method: 'GET',
     path: '/v1/teams',
     query: '',

@@ -1,4 +1,5 @@
 import { ServiceError } from './errors.js'
+import { hashToken } from './hash.js'
 
 /** One side of a journaled exchange: headers and a bounded body. */
 export interface JournalMessage {
@@ -26,6 +27,12 @@ export interface JournalEntry {
   id: string
   /** When the request arrived, on the emulator clock (ISO). */
   time: string
+  /**
+   * When the request arrived, on the real (wall) clock (ISO): the same as
+   * `time` on a real clock that was never advanced; under a manual clock it
+   * is what the rate rules of the client report read.
+   */
+  realTime: string
   method: string
   /** The path as received (percent-encoded), without the query. */
   path: string
@@ -41,6 +48,15 @@ export interface JournalEntry {
   /** The authenticated key and user; null when authentication failed. */
   keyId: string | null
   userId: string | null
+  /**
+   * A one-way fingerprint of the credential the request presented (`fp_` and
+   * 12 base-36 characters), also when authentication failed: the same key
+   * gives the same fingerprint, and the key cannot be recovered from it.
+   * Null when the request had no `Authorization` header.
+   */
+  keyFingerprint: string | null
+  /** True when the client closed the connection before the answer was ready (it never saw it). */
+  clientGone: boolean
   /**
    * The request. `authorization` is redacted to the key id (`Bearer <key_alice>`),
    * or to `<redacted>` when the key was not authenticated; `cookie`,
@@ -61,6 +77,10 @@ export interface JournalRecord {
   id: string
   /** Epoch milliseconds on the emulator clock. */
   time: number
+  /** Epoch milliseconds on the real clock (`Date.now()`). */
+  realTime: number
+  /** True when the client was gone before the answer (see `JournalEntry.clientGone`). */
+  clientGone: boolean
   method: string
   path: string
   query: string
@@ -203,10 +223,11 @@ export function toJournalEntry(record: JournalRecord, bodyLimit = DEFAULT_BODY_L
   }
 }
 
-function summaryOf(record: JournalRecord): Omit<JournalEntry, 'request' | 'response'> {
+function summaryOf(record: JournalRecord, derived = true): Omit<JournalEntry, 'request' | 'response'> {
   return {
     id: record.id,
     time: new Date(record.time).toISOString(),
+    realTime: derived ? new Date(record.realTime).toISOString() : '',
     method: record.method,
     path: record.path,
     query: record.query,
@@ -215,7 +236,27 @@ function summaryOf(record: JournalRecord): Omit<JournalEntry, 'request' | 'respo
     durationMs: record.durationMs,
     keyId: record.keyId,
     userId: record.userId,
+    keyFingerprint: derived ? fingerprintOf(record) : null,
+    clientGone: record.clientGone,
   }
+}
+
+/**
+ * The fingerprint of the credential in an `Authorization` header: the bearer
+ * token's (or, for a malformed header, the whole value's) hash, computed when
+ * an entry is read, never on the request path. The header itself is only
+ * ever listed redacted.
+ */
+export function fingerprintOf(record: JournalRecord): string | null {
+  const header = record.requestHeaders.authorization
+  if (header === undefined) return null
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return credentialFingerprint(match === null ? header : match[1]!)
+}
+
+/** The fingerprint of an API key's value (or of a malformed header's whole value). */
+export function credentialFingerprint(credential: string): string {
+  return `fp_${hashToken(`fingerprint:${credential}`, 12)}`
 }
 
 /**
@@ -225,8 +266,16 @@ function summaryOf(record: JournalRecord): Omit<JournalEntry, 'request' | 'respo
  */
 export function lazyJournalEntry(record: JournalRecord): JournalEntry {
   let full: JournalEntry | undefined
+  // The fields the client report added are worked out only when read, too (a hash, a date).
+  const { keyFingerprint: _fingerprint, realTime: _realTime, ...summary } = summaryOf(record, false)
   return {
-    ...summaryOf(record),
+    ...summary,
+    get realTime() {
+      return new Date(record.realTime).toISOString()
+    },
+    get keyFingerprint() {
+      return fingerprintOf(record)
+    },
     get request() {
       full ??= toJournalEntry(record)
       return full.request
@@ -255,6 +304,38 @@ export function matchesFilter(record: JournalRecord, filter: JournalFilter): boo
   return true
 }
 
+/** A change of a team's credits made outside the API (the control plane), with both clocks. */
+export interface CreditChange {
+  teamId: string
+  credits: number
+  /** Epoch ms on the emulator clock. */
+  time: number
+  /** Epoch ms on the real clock. */
+  realTime: number
+  /** The sequence number of the newest request recorded before the change (0: none yet). */
+  afterSequence: number
+}
+
+/** How many credit changes the journal keeps; older ones are dropped (and the report says so). */
+export const CREDIT_CHANGES_KEPT = 10_000
+/** How many marks the journal keeps; the oldest is forgotten past it. */
+export const MARKS_KEPT = 1_000
+
+/** What the client report reads: the kept records oldest first, and what was dropped before them. */
+export interface JournalSnapshot {
+  /** Kept records, oldest first. */
+  records: JournalRecord[]
+  /** The sequence number of the newest request ever recorded (0: none). */
+  lastSequence: number
+  /** The sequence number of the newest request dropped (past a cap, or by `clear`); 0 when none was. */
+  droppedThrough: number
+  /** The sequence number of the newest request when the journal was last cleared (0: never): a report of "everything kept" starts there. */
+  clearedThrough: number
+  creditChanges: CreditChange[]
+  /** The newest `afterSequence` of a credit change that was dropped; 0 when none was. */
+  creditChangesDroppedThrough: number
+}
+
 interface Waiter {
   filter: JournalFilter
   bodyLimit: number
@@ -277,6 +358,13 @@ export class Journal {
   #count = 0
   #bytes = 0
   #sequence = 0
+  /** The newest sequence number no longer kept (dropped past a cap, or cleared). */
+  #droppedThrough = 0
+  #clearedThrough = 0
+  readonly #credits: CreditChange[] = []
+  #creditsDroppedThrough = 0
+  readonly #marks = new Map<string, number>()
+  #markSequence = 0
   readonly #waiters = new Set<Waiter>()
 
   constructor(
@@ -318,6 +406,7 @@ export class Journal {
   }
 
   #dropOldest(): void {
+    this.#droppedThrough = sequenceOf(this.#entries[this.#start]!.id)
     this.#bytes -= this.#sizes[this.#start]!
     this.#entries[this.#start] = undefined
     this.#start = (this.#start + 1) % this.capacity
@@ -380,6 +469,45 @@ export class Journal {
     }
   }
 
+  /** Notes a change of a team's credits made outside the API, placed after the newest request recorded. */
+  noteCreditChange(change: Omit<CreditChange, 'afterSequence'>): void {
+    if (this.#credits.length === CREDIT_CHANGES_KEPT) this.#creditsDroppedThrough = this.#credits.shift()!.afterSequence
+    this.#credits.push({ ...change, afterSequence: this.#sequence })
+  }
+
+  /** A new mark (`mark_<n>`) at the newest request recorded so far: a client report `since` it covers what comes after. */
+  mark(): { mark: string; after: string | null } {
+    this.#markSequence += 1
+    const mark = `mark_${this.#markSequence}`
+    if (this.#marks.size === MARKS_KEPT) this.#marks.delete(this.#marks.keys().next().value!)
+    this.#marks.set(mark, this.#sequence)
+    return { mark, after: this.#sequence === 0 ? null : `req_${this.#sequence}` }
+  }
+
+  /** The sequence number a mark stands at; undefined for a mark this journal never made (or forgot). */
+  markSequence(mark: string): number | undefined {
+    return this.#marks.get(mark)
+  }
+
+  /** The sequence number of a request id (`req_<n>`). */
+  static sequenceOf(id: string): number {
+    return sequenceOf(id)
+  }
+
+  /** The kept records oldest first, and what was dropped before them (one pass; the records are not copied). */
+  snapshot(): JournalSnapshot {
+    const records: JournalRecord[] = new Array(this.#count)
+    for (let i = 0; i < this.#count; i++) records[i] = this.#entries[(this.#start + i) % this.capacity]!
+    return {
+      records,
+      lastSequence: this.#sequence,
+      droppedThrough: this.#droppedThrough,
+      clearedThrough: this.#clearedThrough,
+      creditChanges: this.#credits.slice(),
+      creditChangesDroppedThrough: this.#creditsDroppedThrough,
+    }
+  }
+
   /** Ends every wait in progress with a 503 (the emulator is stopping). */
   cancelWaits(): void {
     for (const waiter of this.#waiters) {
@@ -390,6 +518,10 @@ export class Journal {
   }
 
   clear(): void {
+    this.#droppedThrough = this.#sequence
+    this.#clearedThrough = this.#sequence
+    this.#creditsDroppedThrough = this.#sequence
+    this.#credits.length = 0
     this.#entries.fill(undefined)
     this.#sizes.fill(0)
     this.#start = 0

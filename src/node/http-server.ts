@@ -226,6 +226,7 @@ export function listenHttp(
     body,
     bodyTooLarge,
     resolved,
+    clientGone: () => req.socket.destroyed,
   })
 
   /** Writes `response` now, stops answering on this socket, discards what still comes (bounded), then closes. */

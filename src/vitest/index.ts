@@ -19,11 +19,13 @@ import type { RequestFilter, RequestQuery } from '../control/control-plane.js'
 import type { AddFaultRequest, CreateAccountRequest, CreateAccountResponse } from '../control/schemas.js'
 import type { JournalEntry } from '../core/journal.js'
 import type { JobStatusResponse } from '../schemas/index.js'
+import type { ClientReport } from '../model/client-report/index.js'
 import { callControl, connectionFromEnv, PROVIDE_KEY, type EmulatorConnection } from './connection.js'
 
 export type { EmulatorConnection } from './connection.js'
 // Importing this module adds `toRenderSlides` to `expect` (see matchers.ts).
-export { deckFailures, type SlideCheckable, slideMatchers } from './matchers.js'
+export { clientFailures, type ClientReportable, deckFailures, type SlideCheckable, slideMatchers } from './matchers.js'
+export type { ClientFinding, ClientReport } from '../model/client-report/index.js'
 export type { CheckSlidesOptions, DeckCheckResult, SlideCheckReport } from '../model/slide-checks.js'
 export type { JournalEntry } from '../core/journal.js'
 export type { RequestFilter, RequestQuery } from '../control/control-plane.js'
@@ -74,6 +76,14 @@ export interface EmulatorAccount extends CreateAccountResponse {
   completeJob(jobId: string): Promise<JobStatusResponse>
   /** Fails one of this account's processing jobs now (the credit goes back). */
   failJob(jobId: string, error?: string): Promise<JobStatusResponse>
+  /**
+   * The client report of this account's key (docs/guides/client-report.md),
+   * of everything kept or `since` a request id or a mark (`markClientReport`).
+   * `await expect(account).toHaveNoClientErrors()` asserts it has no errors.
+   */
+  clientReport(query?: { since?: string }): Promise<ClientReport>
+  /** A mark at the newest request so far, for `clientReport({ since })`. */
+  markClientReport(): Promise<string>
 }
 
 function toQuery(query: Record<string, unknown>): string {
@@ -121,6 +131,10 @@ export async function createAccount(
     completeJob: (jobId) => call<JobStatusResponse>('POST', `/jobs/${encodeURIComponent(jobId)}/complete`),
     failJob: (jobId, error) =>
       call<JobStatusResponse>('POST', `/jobs/${encodeURIComponent(jobId)}/fail`, error === undefined ? {} : { error }),
+    clientReport: (query = {}) => call<ClientReport>('GET', `/client-report${toQuery({ ...query, keyId: created.keyId })}`),
+    async markClientReport() {
+      return (await call<{ mark: string }>('POST', '/client-report/marks')).mark
+    },
   }
 }
 

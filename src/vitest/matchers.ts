@@ -14,6 +14,7 @@
 import { expect } from 'vitest'
 import { failureLine } from '../model/slide-check-text.js'
 import type { CheckSlidesOptions, DeckCheckResult } from '../model/slide-checks.js'
+import type { ClientReport } from '../model/client-report/index.js'
 
 /** What `toRenderSlides` checks: an emulator (`createEmulator`), or anything with its `control.checkSlides`. */
 export interface SlideCheckable {
@@ -28,7 +29,41 @@ declare module 'vitest' {
      * emulator's slide checker; passes when every one renders. Await it.
      */
     toRenderSlides(slug: string, options?: CheckSlidesOptions): Promise<void>
+    /**
+     * Takes the client report (docs/guides/client-report.md) and passes when
+     * it has no finding of severity `error` (with `{ warnings: true }`, no
+     * finding at all). On an emulator, `options.keyId` narrows it to one key;
+     * an account of `createAccount`/`workerAccount` reports its own key.
+     * `options.since` starts it after a request id or a mark. Await it.
+     */
+    toHaveNoClientErrors(options?: { keyId?: string; since?: string; warnings?: boolean }): Promise<void>
   }
+}
+
+/** What `toHaveNoClientErrors` reads: an emulator (its `control.clientReport`), a control client or an account (its `clientReport`). */
+export type ClientReportable =
+  | { control: { clientReport(query?: { keyId?: string; since?: string }): Promise<ClientReport> } }
+  | { clientReport(query?: { keyId?: string; since?: string }): Promise<ClientReport> }
+
+function reportOf(received: unknown, query: { keyId?: string; since?: string }): Promise<ClientReport> | undefined {
+  const value = received as { control?: { clientReport?: unknown }; clientReport?: unknown } | null
+  if (typeof value?.control?.clientReport === 'function') {
+    return (value.control as { clientReport(q: object): Promise<ClientReport> }).clientReport(query)
+  }
+  // An account (its own key whatever `keyId` says) or a control client of `createControlClient`.
+  if (typeof value?.clientReport === 'function') return (value as { clientReport(q: object): Promise<ClientReport> }).clientReport(query)
+  return undefined
+}
+
+/** The failure message's body: a line per finding (severity, rule, message, calls, ref). */
+export function clientFailures(report: ClientReport, warnings = false): string {
+  return report.findings
+    .filter((finding) => warnings || finding.severity === 'error')
+    .map(
+      (finding) =>
+        `  ${finding.severity} ${finding.rule}: ${finding.message} (${finding.requestIds.join(', ')}${finding.count > finding.requestIds.length ? ', …' : ''}; ${finding.ref})`,
+    )
+    .join('\n')
 }
 
 const isCheckable = (value: unknown): value is SlideCheckable =>
@@ -62,6 +97,27 @@ export const slideMatchers = {
         pass
           ? `expected a slide of "${slug}" not to render, but all ${plural(total, 'slide')} rendered`
           : `expected every slide of "${slug}" to render, but ${result.failed} of ${plural(total, 'slide')} did not:\n${deckFailures(result)}`,
+    }
+  },
+
+  async toHaveNoClientErrors(received: unknown, options: { keyId?: string; since?: string; warnings?: boolean } = {}) {
+    const { warnings = false, ...query } = options
+    const pending = reportOf(received, query)
+    if (pending === undefined) {
+      throw new TypeError(
+        'toHaveNoClientErrors: expect(…) must be an emulator from createEmulator(), a control client, or an account from createAccount()/workerAccount(), ' +
+          `got ${received === null ? 'null' : typeof received}`,
+      )
+    }
+    const report = await pending
+    const counted = warnings ? report.errors + report.warnings : report.errors
+    const what = warnings ? 'finding' : 'client error'
+    return {
+      pass: counted === 0,
+      message: () =>
+        counted === 0
+          ? `expected the client report to have a ${what}, but it had none (${report.window.entries} calls judged)`
+          : `expected no ${what}s in the client report, but it had ${counted} (${report.window.entries} calls judged${report.window.complete ? '' : '; entries before the window were dropped'}):\n${clientFailures(report, warnings)}`,
     }
   },
 }

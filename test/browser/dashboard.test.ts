@@ -157,6 +157,20 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('pres_test_bob')
   })
 
+  it('shows the client report beside the journal, live, and follows the journal’s key filter', async () => {
+    await served.emulator.control.clearRequests()
+    const { page } = await open()
+    const count = page.locator('[data-section="client-report-count"]')
+    await expect.poll(() => count.textContent()).toBe('clean · 0 calls')
+    // A page of 500 is out of range: the panel names the rule as the call is journaled.
+    await served.api('GET', '/projects?limit=500', ALICE)
+    await page.locator('[data-section="client-report"] tr', { hasText: 'pagination.limit-out-of-range' }).waitFor()
+    expect(await count.textContent()).toBe('1 error · 0 warnings')
+    await page.locator('#journal-filters input[name="keyId"]').fill('key_bob')
+    await page.locator('#journal-filters input[name="keyId"]').press('Enter')
+    await expect.poll(() => count.textContent()).toBe('clean · 0 calls')
+  })
+
   it('filters the journal by operation, status and key, and shows a request’s details', async () => {
     await served.emulator.control.clearRequests()
     await served.api('GET', '/teams', ALICE)

@@ -31,6 +31,9 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
       durationMs: expect.any(Number),
       keyId: 'key_alice_acme',
       userId: 'usr_alice',
+      realTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      keyFingerprint: expect.stringMatching(/^fp_[0-9a-z]{12}$/),
+      clientGone: false,
       request: {
         headers: expect.objectContaining({ authorization: 'Bearer <key_alice_acme>', 'content-type': 'application/json' }),
         body: '{"name":"Journaled"}',
@@ -48,6 +51,34 @@ describe.each(WAYS)('control plane: request journal (%s)', (way) => {
     expect(entries[1]).toMatchObject({ method: 'GET', path: '/v1/projects/welcome-deck', status: 404, keyId: 'key_bob', userId: 'usr_bob' })
     expect(entries[2]).toMatchObject({ time: '2026-01-01T00:00:00.000Z', status: 200 })
     expect(new Set(entries.map((e) => e.id)).size).toBe(3)
+  })
+
+  it('fingerprints the presented key one way, failed authentication included, and reads both clocks', async () => {
+    const before = Date.now()
+    await h.api('GET', '/teams')
+    await h.api('GET', '/teams')
+    await h.api('GET', '/teams', { key: 'pres_test_bob' })
+    await h.api('GET', '/teams', { key: 'pres_not_a_key' })
+    await h.api('GET', '/teams', { key: 'pres_not_a_key' })
+    await h.api('GET', '/teams', { key: null })
+    await h.control('POST', '/clock/advance', { json: { ms: 60_000 } })
+    await h.api('GET', '/teams')
+    const [after, none, bad2, bad1, bob, alice2, alice1] = await requests()
+    expect(alice1!.keyFingerprint).toBe(alice2!.keyFingerprint)
+    expect(after!.keyFingerprint).toBe(alice1!.keyFingerprint)
+    expect(bob!.keyFingerprint).not.toBe(alice1!.keyFingerprint)
+    expect(bad1!.status).toBe(401)
+    expect(bad1!.keyId).toBeNull()
+    expect(bad1!.keyFingerprint).toMatch(/^fp_/)
+    expect(bad1!.keyFingerprint).toBe(bad2!.keyFingerprint)
+    expect(bad1!.keyFingerprint).not.toBe(bob!.keyFingerprint)
+    expect(none!.keyFingerprint).toBeNull()
+    // The key never appears in what is listed.
+    expect(JSON.stringify(await requests())).not.toContain('pres_not_a_key')
+    // The emulator clock is manual here: it moved a minute, the real clock did not.
+    expect(Date.parse(after!.time) - Date.parse(alice1!.time)).toBe(60_000)
+    expect(Date.parse(alice1!.realTime)).toBeGreaterThanOrEqual(before - 1)
+    expect(Date.parse(after!.realTime) - Date.parse(alice1!.realTime)).toBeLessThan(60_000)
   })
 
   it('journals the id it sent as X-Request-Id', async () => {

@@ -9,7 +9,8 @@
  */
 import { fail } from '../../src/core/errors.js'
 import type { Faults } from '../../src/core/faults.js'
-import type { Journal, JournalEntry } from '../../src/core/journal.js'
+import { credentialFingerprint, type Journal, type JournalEntry } from '../../src/core/journal.js'
+import { clientReport } from '../../src/model/client-report/index.js'
 import { eventStreamResponse } from '../../src/core/server-sent-events.js'
 import type { ClockResponse } from '../../src/control/schemas.js'
 import type { SlideCheckResultsReader } from '../../src/model/check-results.js'
@@ -270,6 +271,29 @@ export function dashboardSections(
     ? `${shown.length < matchingCount ? `newest ${shown.length} of ` : ''}${matchingCount.toLocaleString('en')} matching · ${total.toLocaleString('en')} in the journal`
     : count(shown.length, total, total === 1 ? 'request' : 'requests')
 
+  // The client report beside the journal: of the key the journal is filtered by, else of every key.
+  const reportKey = filter.keyId === undefined ? undefined : world.apiKeys.get(filter.keyId)
+  const report = clientReport(source.journal.snapshot(), {
+    clock: clock.mode,
+    now: Date.parse(clock.now),
+    keyFingerprint: filter.keyId === undefined ? undefined : reportKey === undefined ? 'none' : credentialFingerprint(reportKey.key),
+    teamOf: (keyId) => world.apiKeys.get(keyId)?.teamId,
+  })
+  const findingRows = report.findings.map((finding) => [
+    td(`<span class="status status-${finding.severity === 'error' ? '5' : '4'}">${e(finding.severity)}</span>`),
+    td(`<span class="mono" title="${e(finding.clause)} (${e(finding.ref)})">${e(finding.rule)}</span>`),
+    td(`<span class="mono">${e(finding.keyId ?? finding.keyFingerprint ?? '—')}</span>`, 'hide-narrow'),
+    td(e(finding.message)),
+    td(
+      `<span class="mono">${e(finding.requestIds.slice(0, 5).join(' '))}${finding.count > 5 ? ` (${finding.count})` : ''}</span>`,
+      'hide-narrow',
+    ),
+  ])
+  const reportCount =
+    report.findings.length === 0
+      ? `clean · ${report.window.entries.toLocaleString('en')} calls`
+      : `${report.errors} error${report.errors === 1 ? '' : 's'} · ${report.warnings} warning${report.warnings === 1 ? '' : 's'}${report.window.complete ? '' : ' · older calls dropped'}`
+
   const option = (value: string, label: string) => `<option value="${e(value)}">${e(label)}</option>`
   const lists = [
     `<datalist id="dl-users">${world.users
@@ -314,6 +338,12 @@ export function dashboardSections(
       [['Time', 'hide-narrow'], 'Request', 'Status', ['Operation', 'hide-narrow'], ['Key', 'hide-narrow'], ['Duration', 'hide-narrow'], ''],
       requestRows,
       anyFilter ? 'No request matches the filters.' : 'No /v1 request yet.',
+    ),
+    'client-report-count': e(reportCount),
+    'client-report': table(
+      ['Severity', 'Rule', ['Key', 'hide-narrow'], 'Finding', ['Calls', 'hide-narrow']],
+      findingRows,
+      report.window.entries === 0 ? 'No /v1 call to judge yet.' : 'No finding: these calls use the API as the rules ask.',
     ),
     lists,
   }
@@ -383,6 +413,7 @@ ${field('Show', `<select name="limit">${limitOptions}</select>`)}
 ${card('jobs', 'Generation jobs', sections, jobsExtra)}
 ${card('requests', 'Requests', sections, filters, '<button type="button" class="btn btn-small" data-action="journal-clear">Clear journal</button>')}
 <div id="request-details" class="card details" hidden><h3>Request <span id="request-details-id"></span></h3><pre id="request-details-body"></pre></div>
+${card('client-report', 'Client report', sections, '<p class="hint">How these calls use the API: polling, the rate limit, generate, 401s, pagination, the editing indicator, bodies (the key filter above applies). <code>GET /_emulator/client-report</code>; the rules in docs/guides/client-report.md.</p>')}
 ${card('faults', 'Faults', sections)}
 ${card('keys', 'API keys', sections)}
 ${card('teams', 'Teams and credits', sections)}
