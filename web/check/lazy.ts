@@ -6,16 +6,17 @@
  * runs as before.
  */
 import type { SlideChecker } from '../../src/model/slide-checker.js'
-import type { SlideCheckHost } from './index.js'
+import type { SlideCheckHost, WebSlideChecker } from './index.js'
 
 /** A `SlideChecker` for `host` that loads the web room's checker (`./index.ts`) on first use. */
 export function lazySlideChecker(host: SlideCheckHost): SlideChecker {
-  let loading: Promise<SlideChecker> | undefined
+  let loading: Promise<WebSlideChecker> | undefined
   const checker = () => (loading ??= import('./index.js').then(({ createSlideChecker }) => createSlideChecker(host)))
   return {
     available: true,
-    check: async (input) => (await checker()).check(input),
+    check: async (input, options) => (await checker()).check(input, options),
     picture: async (input, options) => (await checker()).picture(input, options),
+    inspect: async (input, options) => (await checker()).inspect(input, options),
     // A checker never used has nothing to end.
     close: async () => {
       if (loading !== undefined) await (await loading).close()

@@ -14,9 +14,10 @@ import type { RenderErrorKind } from '../render/protocol.js'
 import { type SlideRenderData, slideRenderData } from '../render/slide-render.js'
 import { CHECK_ORIGIN, type HarnessAnswer } from './harness.js'
 
-/** The narrowest and widest picture the checker takes, in pixels. */
-export const MIN_PICTURE_WIDTH = 320
-export const MAX_PICTURE_WIDTH = 3840
+import { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from '../../src/model/slide-checks.js'
+
+/** The narrowest and widest picture the checker takes, in pixels (the core's bounds). */
+export { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH }
 
 /** A slide ready for the renderer, or the result of a slide that cannot run. */
 export type PreparedSlide =
