@@ -86,7 +86,8 @@ async function readBody(request: Request, limit: number): Promise<{ body: Uint8A
  * reader stops, or `signal` aborts) ends the emulator's stream.
  */
 export function toFetchResponse(response: EmulatorResponse, signal?: AbortSignal): Response {
-  if (response.bytes !== undefined) return new Response(response.bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers })
+  if (response.bytes !== undefined)
+    return new Response(response.bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers })
   if (response.stream === undefined) return new Response(response.body, { status: response.status, headers: response.headers })
   return new Response(streamBody(response.stream, signal), { status: response.status, headers: response.headers })
 }

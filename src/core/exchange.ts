@@ -86,7 +86,12 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 /** A binary response of the given content type (a PNG, say): `bytes` as they are. */
-export function bytesResponse(status: number, bytes: Uint8Array, contentType: string, headers: Record<string, string> = {}): EmulatorResponse {
+export function bytesResponse(
+  status: number,
+  bytes: Uint8Array,
+  contentType: string,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
   return { status, headers: { 'content-type': contentType, ...headers }, body: null, bytes }
 }
 

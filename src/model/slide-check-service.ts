@@ -105,7 +105,10 @@ export function parsePictureOptions(options: unknown): { width: number } {
 /** The 400 of a picture of a slide that does not render: `SLIDE_DOES_NOT_RENDER`, its hint the render's error. */
 export function slideDoesNotRender(slideId: string, result: SlideCheckResult): ServiceError {
   const error = result.error
-  const where = error === undefined ? '' : `${error.file}${error.line === undefined ? '' : `:${error.line}${error.column === undefined ? '' : `:${error.column}`}`}: `
+  const where =
+    error === undefined
+      ? ''
+      : `${error.file}${error.line === undefined ? '' : `:${error.line}${error.column === undefined ? '' : `:${error.column}`}`}: `
   return new ServiceError(
     400,
     SlideCheckErrorCodes.doesNotRender,
@@ -282,7 +285,10 @@ export class SlideCheckService {
               now: this.#now,
               ...(parsed.layout === true && { layout: true }),
               ...(parsed.onProgress && { onProgress: parsed.onProgress }),
-              pictures: { width, onPicture: (report, png) => void pictures.push({ slideId: report.slideId, position: report.position, png }) },
+              pictures: {
+                width,
+                onPicture: (report, png) => void pictures.push({ slideId: report.slideId, position: report.position, png }),
+              },
             },
           )
           return { result, pictures }
