@@ -24,7 +24,7 @@ import { type LayoutFinding, MIN_TEXT_PX } from '../../src/model/slide-checker.j
 import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../render/limits.js'
 import type { RenderSlide } from '../render/protocol.js'
 import { CHECK_ORIGIN, HARNESS_GLOBAL, HARNESS_PATH, type HarnessAnswer, harnessDocument, harnessHeaders } from './harness.js'
-import { MAX_FINDINGS_PER_CODE, measureLayout } from './layout.js'
+import { type LayoutMeasureInput, MAX_FINDINGS_PER_CODE, measureLayout } from './layout.js'
 
 /** Where Chromium is looked for first when neither an option nor `CHROMIUM_PATH` names one (Debian's `chromium` package). */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium'
@@ -166,6 +166,16 @@ export class BrowserUnavailableError extends Error {
     this.name = 'BrowserUnavailableError'
     this.executablePath = executablePath
   }
+}
+
+/**
+ * `measureLayout` as an expression the display frame evaluates. Sent as
+ * text, with a `__name` that does nothing: a loader that keeps function
+ * names (tsx, esbuild's keepNames) wraps inner functions in a helper the
+ * frame does not have.
+ */
+function layoutScript(input: LayoutMeasureInput): string {
+  return `((__name) => (${measureLayout.toString()})(${JSON.stringify(input)}))((f) => f)`
 }
 
 /** How long a picture waits for the images of the slide it shows. */
@@ -348,13 +358,15 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
               IMAGE_WAIT_MS,
             )
             const found = layout
-              ? await frame.evaluate(measureLayout, {
-                  rootId: 'slide-root',
-                  slideWidth: SLIDE_WIDTH,
-                  slideHeight: SLIDE_HEIGHT,
-                  minTextPx: MIN_TEXT_PX,
-                  maxPerCode: MAX_FINDINGS_PER_CODE,
-                })
+              ? ((await frame.evaluate(
+                  layoutScript({
+                    rootId: 'slide-root',
+                    slideWidth: SLIDE_WIDTH,
+                    slideHeight: SLIDE_HEIGHT,
+                    minTextPx: MIN_TEXT_PX,
+                    maxPerCode: MAX_FINDINGS_PER_CODE,
+                  }),
+                )) as LayoutFinding[])
               : undefined
             let png: Uint8Array | undefined
             if (picture) {
