@@ -6,8 +6,9 @@
  * - `outside-slide`: an element drawn (partly) outside the box, not clipped
  *   by an ancestor inside the slide (the box itself hides it: a reader sees
  *   it cut off at the slide's edge);
- * - `text-clipped`: an element with `overflow: hidden` or `clip` whose
- *   content (with text in it) is larger than its box;
+ * - `text-clipped`: text drawn (partly) outside the padding box of an
+ *   element with `overflow: hidden` or `clip`, which hides it there (a
+ *   decoration that overflows is not text, and is not reported);
  * - `image-failed`: an `<img>` that did not load (a wrong path, an origin
  *   the slide may not load from, bytes that are not an image);
  * - `text-too-small`: text whose size, at the slide's scale, is under
@@ -82,7 +83,34 @@ export function measureLayout(input: LayoutMeasureInput): LayoutFinding[] {
     return false
   }
   const small = new Set<Element>()
-  const EDGE = 0.5
+  // A pixel of the picture, in slide pixels: what rounding may move a box by.
+  const EDGE = Math.max(0.5, 1 / scale)
+  /** The first piece of text inside `element` drawn (partly) outside its padding box, which `overflow` hides; undefined when all shows. */
+  const clippedText = (element: HTMLElement, rect: DOMRect): string | undefined => {
+    const own = element.offsetWidth > 0 ? rect.width / element.offsetWidth : scale
+    const left = rect.left + element.clientLeft * own
+    const top = rect.top + element.clientTop * own
+    const right = left + element.clientWidth * own
+    const bottom = top + element.clientHeight * own
+    const slack = EDGE * scale
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT)
+    const range = document.createRange()
+    let seen = 0
+    for (let node = walker.nextNode(); node !== null && seen < 2_000; node = walker.nextNode()) {
+      const data = node.textContent ?? ''
+      if (data.trim() === '') continue
+      seen += 1
+      range.selectNodeContents(node)
+      for (const box of range.getClientRects()) {
+        if (box.width === 0 || box.height === 0) continue
+        if (box.right > right + slack || box.bottom > bottom + slack || box.left < left - slack || box.top < top - slack) {
+          const text = data.replace(/\s+/g, ' ').trim()
+          return text.length > 40 ? `${text.slice(0, 39)}…` : text
+        }
+      }
+    }
+    return undefined
+  }
   for (const element of root.querySelectorAll('*')) {
     const style = getComputedStyle(element)
     if (style.display === 'none') continue
@@ -105,13 +133,13 @@ export function measureLayout(input: LayoutMeasureInput): LayoutFinding[] {
     }
     if (clips(style)) clipping.add(element)
 
-    if (drawn && hides(style) && element instanceof HTMLElement && !within(element, clipping)) {
-      const text = textOf(element)
-      const over = element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1
-      if (over && text !== '') {
+    if (drawn && hides(style) && element instanceof HTMLElement) {
+      const clipped = clippedText(element, rect)
+      if (clipped !== undefined) {
+        const text = textOf(element)
         add({
           code: 'text-clipped',
-          message: `${pathOf(element)} hides part of its text (overflow: ${style.overflowX === style.overflowY ? style.overflowX : `${style.overflowX} ${style.overflowY}`}; its content is ${round(element.scrollWidth)} × ${round(element.scrollHeight)} px in a ${round(element.clientWidth)} × ${round(element.clientHeight)} px box)`,
+          message: `${pathOf(element)} hides part of its text (overflow: ${style.overflowX === style.overflowY ? style.overflowX : `${style.overflowX} ${style.overflowY}`}): "${clipped}" runs past its ${round(element.clientWidth)} × ${round(element.clientHeight)} px box`,
           element: pathOf(element),
           text,
           box: boxOf(rect),
