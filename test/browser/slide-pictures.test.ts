@@ -197,8 +197,15 @@ describe('slide pictures and layout findings, in Chromium', () => {
     expect(found.join('\n')).toBe('')
   }, 300_000)
 
-  it('pictures a whole deck in one call, with one browser', async () => {
+  it('pictures a whole deck in one call, with one browser and one renderer frame', async () => {
+    const before = (await checker.diagnostics()).documentLoads
     const { result, pictures } = await emulator.control.slidePictures(deck.slug, { width: 320 })
+    const after = (await checker.diagnostics()).documentLoads
+    const renderer = Object.keys(after).find((path) => path.endsWith('/renderer.html'))!
+    const display = Object.keys(after).find((path) => path.endsWith('/slide.html'))!
+    // One renderer frame served every check and picture of the browser's life; one display frame of the deck's size showed every slide.
+    expect(after[renderer]).toBe(1)
+    expect((after[display] ?? 0) - (before[display] ?? 0)).toBeLessThanOrEqual(1)
     expect(result.rendered).toBe(deck.ids.length)
     expect(pictures.map((picture) => picture.position)).toEqual(deck.ids.map((_, i) => i + 1))
     for (const picture of pictures) expect(decodePng(picture.png).width).toBe(320)

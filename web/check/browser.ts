@@ -150,6 +150,8 @@ export interface CheckSession {
   readonly blockedRequests: readonly string[]
   /** Every request the browser made (seen at the browser, before the routing), by origin (`data:` and `about:` left out). */
   readonly requestsByOrigin: ReadonlyMap<string, number>
+  /** The documents (pages and frames) the browser loaded, by path: one renderer frame serves every slide. */
+  readonly documentLoads: ReadonlyMap<string, number>
   /** Console errors and uncaught errors of the harness and its frames (a policy refusing something, say). */
   readonly errors: readonly string[]
   render(slide: RenderSlide, props: Record<string, unknown>): Promise<HarnessAnswer>
@@ -219,6 +221,7 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
   process.once('exit', removeProfile)
   let alive = true
   const requestsByOrigin = new Map<string, number>()
+  const documentLoads = new Map<string, number>()
   const blocked: string[] = []
   const errors: string[] = []
   const note = (list: string[], text: string) => {
@@ -291,6 +294,10 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
         origin = 'unparsable'
       }
       requestsByOrigin.set(origin, (requestsByOrigin.get(origin) ?? 0) + 1)
+      if (request.resourceType() === 'document') {
+        const path = URL.canParse(request.url()) ? new URL(request.url()).pathname : request.url()
+        documentLoads.set(path, (documentLoads.get(path) ?? 0) + 1)
+      }
     })
     const page = context.pages()[0] ?? (await context.newPage())
     page.on('crash', () => {
@@ -321,6 +328,9 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
       },
       get requestsByOrigin() {
         return requestsByOrigin
+      },
+      get documentLoads() {
+        return documentLoads
       },
       get errors() {
         return errors

@@ -76,6 +76,8 @@ export interface SlideCheckerOptions {
 export interface BrowserDiagnostics {
   blockedRequests: readonly string[]
   requestsByOrigin: Record<string, number>
+  /** Documents (pages, frames) loaded, by path. */
+  documentLoads: Record<string, number>
   errors: readonly string[]
 }
 
@@ -117,6 +119,7 @@ export class BrowserSlideChecker implements SlideChecker {
     return {
       blockedRequests: [...(session?.blockedRequests ?? [])],
       requestsByOrigin: Object.fromEntries(session?.requestsByOrigin ?? []),
+      documentLoads: Object.fromEntries(session?.documentLoads ?? []),
       errors: [...(session?.errors ?? [])],
     }
   }
