@@ -21,7 +21,7 @@ import type { SlideCheckInput, SlideCheckResult, SlideInspectOptions } from '../
 import { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from '../../src/model/slide-checks.js'
 import { layoutFindings, summaryLine } from '../../src/cli/check-report.js'
 import { pictureFileName } from '../../src/cli/check.js'
-import { chromiumPath, DEFAULT_CHROMIUM_PATH, USUAL_CHROMIUM_PATHS } from '../../web/check/browser.js'
+import { chromiumArgs, chromiumPath, DEFAULT_CHROMIUM_PATH, noteRootSandbox, USUAL_CHROMIUM_PATHS } from '../../web/check/browser.js'
 
 const ORIGIN = 'http://127.0.0.1:4010'
 const MISSING = '/nonexistent/presentation-emulator-test/chromium'
@@ -165,6 +165,19 @@ describe('a slide picture without a browser', () => {
     expect(chromiumPath(undefined, (path) => path === '/usr/bin/google-chrome' || path === '/snap/bin/chromium')).toBe('/snap/bin/chromium')
     expect(chromiumPath(undefined, () => false)).toBe(DEFAULT_CHROMIUM_PATH)
     expect(USUAL_CHROMIUM_PATHS[0]).toBe(DEFAULT_CHROMIUM_PATH)
+  })
+
+  it('keeps Chromium’s sandbox unless the process runs as root, and then says so on stderr once', () => {
+    expect(chromiumArgs().includes('--no-sandbox')).toBe(process.getuid?.() === 0)
+    expect(chromiumArgs()).toEqual(expect.arrayContaining(['--headless', '--disable-background-networking', '--disable-sync']))
+    const written: string[] = []
+    noteRootSandbox((text) => written.push(text), 1000)
+    expect(written).toEqual([])
+    noteRootSandbox((text) => written.push(text), 0)
+    noteRootSandbox((text) => written.push(text), 0)
+    // Once per process (no browser starts in this tier, so none has said it before).
+    expect(written).toHaveLength(1)
+    expect(written[0]).toMatch(/--no-sandbox because this process runs as root/)
   })
 })
 

@@ -73,9 +73,12 @@ export function noBrowserMessage(reason: string): string {
 /** Whether the note that Chromium runs without its sandbox (as root) has been written to stderr. */
 let rootNoted = false
 
-/** Says once per process, on stderr, that Chromium runs without its own sandbox because the process runs as root. */
-function noteRootSandbox(write: (text: string) => void = (text) => process.stderr.write(text)): void {
-  if (rootNoted || process.getuid?.() !== 0) return
+/** Says once per process, on stderr, that Chromium runs without its own sandbox because the process runs as root (`uid` 0). */
+export function noteRootSandbox(
+  write: (text: string) => void = (text) => process.stderr.write(text),
+  uid: number | undefined = process.getuid?.(),
+): void {
+  if (rootNoted || uid !== 0) return
   rootNoted = true
   write(
     'presentation-emulator: the slide checker runs Chromium with --no-sandbox because this process runs as root (Chromium’s own sandbox cannot start as root); slide code still runs only in the renderer’s sandboxed frame and locked workers. Run as another user to keep Chromium’s sandbox.\n',
