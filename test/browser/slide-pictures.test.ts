@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCheck } from '../../src/cli/check.js'
+import { createControlClient } from '../../src/client/control.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { LayoutFinding, SlideCheckInput } from '../../src/model/slide-checker.js'
 import type { SlideFiles } from '../../src/schemas/index.js'
@@ -149,6 +150,23 @@ describe('slide pictures and layout findings, in Chromium', () => {
     expect(response.headers.get('content-type')).toBe('image/png')
     const png = decodePng(new Uint8Array(await response.arrayBuffer()))
     expect([png.width, png.height]).toEqual([480, 270])
+    // Over a socket too, through the typed client: the same bytes' size, with their length.
+    const server = await emulator.listen({ port: 0 })
+    try {
+      const overHttp = await fetch(`${server.origin}/_emulator/projects/${deck.slug}/slides/${deck.ids[0]}/picture`, {
+        method: 'POST',
+        body: JSON.stringify({ width: 320 }),
+        headers: { 'content-type': 'application/json' },
+      })
+      expect(overHttp.headers.get('content-type')).toBe('image/png')
+      const bytes = new Uint8Array(await overHttp.arrayBuffer())
+      expect(Number(overHttp.headers.get('content-length'))).toBe(bytes.length)
+      expect(decodePng(bytes).width).toBe(320)
+      const client = createControlClient({ url: server.origin })
+      expect(decodePng(await client.slidePicture(deck.slug, deck.ids[0]!, { width: 400 })).height).toBe(225)
+    } finally {
+      await server.close()
+    }
   })
 
   it('reports each layout finding on a slide made to trigger it, with the element and its text, without changing status', async () => {
