@@ -18,7 +18,8 @@ import { createControlClient } from '../../src/client/control.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { LayoutFinding, SlideCheckInput } from '../../src/model/slide-checker.js'
 import type { SlideFiles } from '../../src/schemas/index.js'
-import { CHECK_ORIGIN, SlideNotRenderedError, type WebSlideChecker } from '../../web/check/index.js'
+import { CHECK_ORIGIN, SlideNotRenderedError } from '../../web/check/index.js'
+import type { LazySlideChecker } from '../../web/check/lazy.js'
 import { CHROMIUM_PATH } from './support/browser.js'
 import { addressed, HOSTILE_CORPUS, type HostileSlide } from './support/hostile-corpus.js'
 import { colourStats, decodePng, pixelAt } from './support/png.js'
@@ -100,7 +101,7 @@ async function api(emulator: PresentationEmulator, method: string, path: string,
 
 describe('slide pictures and layout findings, in Chromium', () => {
   let emulator: PresentationEmulator
-  let checker: WebSlideChecker
+  let checker: LazySlideChecker
   let canary: Canary
   let deck: { slug: string; ids: string[] }
 
@@ -109,7 +110,8 @@ describe('slide pictures and layout findings, in Chromium', () => {
     canary = await startCanary({ images: true })
     emulator = createEmulator({ clock: 'manual' })
     await emulator.ready()
-    checker = emulator.emulator.slideChecker as unknown as WebSlideChecker
+    // The Node entry's checker (web/check/lazy.ts), which says what its browser saw.
+    checker = emulator.emulator.slideChecker as LazySlideChecker
     const project = (await api(emulator, 'POST', '/projects', { name: 'Pictures' })).body
     const ids: string[] = []
     for (const [name, tsx] of [['Coloured', COLOURED], ['Clean', CLEAN], ...Object.entries(TRIGGERS)]) {
