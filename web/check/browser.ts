@@ -183,6 +183,33 @@ function layoutScript(input: LayoutMeasureInput): string {
   return `((__name) => (${measureLayout.toString()})(${JSON.stringify(input)}))((f) => f)`
 }
 
+/**
+ * What the checker waits for in a display frame before it looks: the
+ * slide's box scaled to the frame (a frame whose first layout ran before it
+ * had its size scales the box to nothing until its next resize, which a
+ * frame that keeps its size never gets: the script sends it one), its
+ * images loaded or failed (at most `IMAGE_WAIT_MS`), and two frames
+ * painted. Text, for the reason `layoutScript` gives.
+ */
+function settleScript(width: number): string {
+  return `(async () => {
+  const root = document.getElementById('slide-root');
+  const fits = () => root !== null && Math.abs(root.getBoundingClientRect().width - ${width}) < 1;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  for (let tries = 0; !fits() && tries < 20; tries++) {
+    window.dispatchEvent(new Event('resize'));
+    await frame();
+  }
+  await Promise.race([
+    Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
+    new Promise((resolve) => setTimeout(resolve, ${IMAGE_WAIT_MS})),
+  ]);
+  await frame();
+  await frame();
+  return fits();
+})()`
+}
+
 /** How long a picture waits for the images of the slide it shows. */
 const IMAGE_WAIT_MS = 5_000
 
@@ -362,14 +389,7 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
             // The images the slide shows (data: or the emulator's own), loaded or failed before the frame is looked at.
             const frame = await (await page.$('iframe.slide-display'))?.contentFrame()
             if (frame === null || frame === undefined) throw new Error('the display frame went away')
-            await frame.evaluate(
-              (ms) =>
-                Promise.race([
-                  Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
-                  new Promise((resolve) => setTimeout(resolve, ms)),
-                ]),
-              IMAGE_WAIT_MS,
-            )
+            await frame.evaluate(settleScript(width))
             const found = layout
               ? ((await frame.evaluate(
                   layoutScript({
