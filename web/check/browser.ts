@@ -174,41 +174,41 @@ export class BrowserUnavailableError extends Error {
 }
 
 /**
- * `measureLayout` as an expression the display frame evaluates. Sent as
- * text, with a `__name` that does nothing: a loader that keeps function
- * names (tsx, esbuild's keepNames) wraps inner functions in a helper the
- * frame does not have.
+ * What the checker runs in a display frame before it takes its picture: it
+ * waits for the slide's box to be scaled to the frame (a frame whose first
+ * layout ran before it had its size scales the box to nothing until its
+ * next resize, which a frame that keeps its size never gets: the script
+ * sends it one) and for its images to load or fail (at most
+ * `IMAGE_WAIT_MS`), then measures the layout when asked (`measureLayout`),
+ * else answers null. Measuring lays the frame out and a screenshot paints
+ * it, so nothing waits for a paint. Sent as text, with a `__name` that does
+ * nothing: a loader that keeps function names (tsx, esbuild's keepNames)
+ * wraps inner functions in a helper the frame does not have.
  */
-function layoutScript(input: LayoutMeasureInput): string {
-  return `((__name) => (${measureLayout.toString()})(${JSON.stringify(input)}))((f) => f)`
+function lookScript(width: number, layout: LayoutMeasureInput | undefined): string {
+  return `(async (__name) => {
+  const root = document.getElementById('slide-root');
+  const fits = () => root !== null && Math.abs(root.getBoundingClientRect().width - ${width}) < 1;
+  for (let tries = 0; !fits() && tries < 20; tries++) {
+    window.dispatchEvent(new Event('resize'));
+    await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  }
+  if (document.images.length > 0)
+    await Promise.race([
+      Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, ${IMAGE_WAIT_MS})),
+    ]);
+  return ${layout === undefined ? 'null' : `(${measureLayout.toString()})(${JSON.stringify(layout)})`};
+})((f) => f)`
 }
 
 /**
- * What the checker waits for in a display frame before it looks: the
- * slide's box scaled to the frame (a frame whose first layout ran before it
- * had its size scales the box to nothing until its next resize, which a
- * frame that keeps its size never gets: the script sends it one), its
- * images loaded or failed (at most `IMAGE_WAIT_MS`), and two frames
- * painted. Text, for the reason `layoutScript` gives.
+ * Added to the slide's stylesheet in the checker's display frame: every
+ * animation jumps to its end and no transition runs, so a picture (and the
+ * layout measured) does not depend on when it was taken.
  */
-function settleScript(width: number): string {
-  return `(async () => {
-  const root = document.getElementById('slide-root');
-  const fits = () => root !== null && Math.abs(root.getBoundingClientRect().width - ${width}) < 1;
-  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
-  for (let tries = 0; !fits() && tries < 20; tries++) {
-    window.dispatchEvent(new Event('resize'));
-    await frame();
-  }
-  await Promise.race([
-    Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
-    new Promise((resolve) => setTimeout(resolve, ${IMAGE_WAIT_MS})),
-  ]);
-  await frame();
-  await frame();
-  return fits();
-})()`
-}
+export const STILL_CSS =
+  '*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;animation-iteration-count:1!important;transition:none!important;caret-color:transparent!important}'
 
 /** How long a picture waits for the images of the slide it shows. */
 const IMAGE_WAIT_MS = 5_000
@@ -347,6 +347,10 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
 
     /** Views one at a time: each sets the page's viewport. */
     let views: Promise<unknown> = Promise.resolve()
+    /** The display frame the harness shows slides in, while it keeps the same one. */
+    let displayFrame: Playwright.Frame | undefined
+    /** The DevTools session the pictures are taken through (the browser's own PNG encoder, set for speed). */
+    let cdp: Playwright.CDPSession | undefined
 
     return {
       executablePath,
@@ -375,44 +379,52 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
         const run = views.then(async () => {
           const viewport = page.viewportSize()
           if (viewport?.width !== width || viewport.height !== height) await page.setViewportSize({ width, height })
-          await page.evaluate(
+          const reused = await page.evaluate(
             ({ name, html, css, width, height, images }) =>
               (
                 window as unknown as Record<
                   string,
-                  { show(h: string, c: string, w: number, ht: number, i: readonly string[]): Promise<void> }
+                  { show(h: string, c: string, w: number, ht: number, i: readonly string[]): Promise<boolean> }
                 >
               )[name]!.show(html, css, width, height, images),
-            { name: HARNESS_GLOBAL, html: slide.html, css: slide.css, width, height, images: slide.images },
+            { name: HARNESS_GLOBAL, html: slide.html, css: `${slide.css}\n${STILL_CSS}`, width, height, images: slide.images },
           )
           try {
-            // The images the slide shows (data: or the emulator's own), loaded or failed before the frame is looked at.
-            const frame = await (await page.$('iframe.slide-display'))?.contentFrame()
-            if (frame === null || frame === undefined) throw new Error('the display frame went away')
-            await frame.evaluate(settleScript(width))
-            const found = layout
-              ? ((await frame.evaluate(
-                  layoutScript({
-                    rootId: 'slide-root',
-                    slideWidth: SLIDE_WIDTH,
-                    slideHeight: SLIDE_HEIGHT,
-                    minTextPx: MIN_TEXT_PX,
-                    maxPerCode: MAX_FINDINGS_PER_CODE,
-                  }),
-                )) as LayoutFinding[])
-              : undefined
+            // The display frame, found again only when the harness made a new one.
+            if (!reused || displayFrame === undefined || displayFrame.isDetached()) {
+              displayFrame = (await (await page.$('iframe.slide-display'))?.contentFrame()) ?? undefined
+            }
+            const frame = displayFrame
+            if (frame === undefined) throw new Error('the display frame went away')
+            // Scaled to the frame, its images loaded or failed, and (when asked) measured: one call into the frame.
+            const found = (await frame.evaluate(
+              lookScript(
+                width,
+                layout
+                  ? {
+                      rootId: 'slide-root',
+                      slideWidth: SLIDE_WIDTH,
+                      slideHeight: SLIDE_HEIGHT,
+                      minTextPx: MIN_TEXT_PX,
+                      maxPerCode: MAX_FINDINGS_PER_CODE,
+                    }
+                  : undefined,
+              ),
+            )) as LayoutFinding[] | null
             let png: Uint8Array | undefined
             if (picture) {
-              const shot = await page.screenshot({
-                type: 'png',
-                clip: { x: 0, y: 0, width, height },
-                animations: 'disabled',
-                caret: 'hide',
-                scale: 'css',
-              })
-              png = new Uint8Array(shot.buffer, shot.byteOffset, shot.byteLength)
+              cdp ??= await context.newCDPSession(page)
+              const shot = (await cdp.send('Page.captureScreenshot', {
+                format: 'png',
+                clip: { x: 0, y: 0, width, height, scale: 1 },
+                captureBeyondViewport: false,
+                fromSurface: true,
+                optimizeForSpeed: true,
+              } as never)) as { data: string }
+              const bytes = Buffer.from(shot.data, 'base64')
+              png = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
             }
-            return { ...(found === undefined ? {} : { layout: found }), ...(png === undefined ? {} : { png }) }
+            return { ...(found === null ? {} : { layout: found }), ...(png === undefined ? {} : { png }) }
           } catch (error) {
             // A display frame that failed is not shown again: the next view makes a new one.
             await page

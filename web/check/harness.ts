@@ -242,8 +242,8 @@ function clear() {
 }
 
 /* Shows sanitised markup with the deck's stylesheet in a display frame of width × height at the top left (allowed to load the images
-   its content names, as the editor's stage is); resolves once it is shown. A display frame of the same size and images is kept and
-   shown again (one frame serves a deck of the same picture size). */
+   its content names, as the editor's stage is); resolves once it is shown, with whether the frame was the one shown before. A
+   display frame of the same size and images is kept and shown again (one frame serves a deck of the same picture size). */
 function show(html, css, width, height, images) {
   let src = C.display;
   for (const image of Array.isArray(images) ? images : []) if (typeof image === 'string') src += '&' + C.imageParam + '=' + encodeURIComponent(image);
@@ -273,7 +273,7 @@ function show(html, css, width, height, images) {
       shown() {
         clearTimeout(timer);
         displayWaiter = null;
-        resolve();
+        resolve(reuse);
       },
     };
     if (reuse) displayWaiter.loaded();
