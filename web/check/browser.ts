@@ -99,6 +99,8 @@ export function chromiumArgs(): string[] {
     '--no-first-run',
     '--no-default-browser-check',
     '--mute-audio',
+    '--disable-frame-rate-limit',
+    '--disable-gpu-vsync',
     // No name resolves: whatever the routing did not answer cannot reach any host.
     '--host-resolver-rules=MAP * ~NOTFOUND',
   ]
