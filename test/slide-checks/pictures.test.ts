@@ -148,6 +148,18 @@ describe('a slide picture without a browser', () => {
     expect(list.status).toBe(200)
   })
 
+  it('takes the browser from createEmulator’s chromiumPath option before CHROMIUM_PATH, and refuses one that is not a path', async () => {
+    const given = '/nonexistent/given-by-option/chromium'
+    const emulator = createEmulator({ clock: 'manual', chromiumPath: given })
+    emulators.push(emulator)
+    const slide = await firstSlide(emulator)
+    const error = await rejection(emulator.control.slidePicture('welcome-deck', slide))
+    expect([error.status, error.code]).toEqual([503, 'SLIDE_CHECKER_UNAVAILABLE'])
+    expect(error.hint).toContain(given)
+    expect(error.hint).not.toContain(MISSING)
+    expect(() => createEmulator({ chromiumPath: '' })).toThrow(/chromiumPath must be/)
+  })
+
   it('a build without a checker (new Emulator()) says so: 503', async () => {
     const emulator = new Emulator({ clock: 'manual' })
     await emulator.ready()

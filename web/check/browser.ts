@@ -67,7 +67,7 @@ export function chromiumPath(given?: string, exists: (path: string) => boolean =
 
 /** Why a slide cannot be pictured or measured without a browser, and how to provide one. */
 export function noBrowserMessage(reason: string): string {
-  return `slide pictures and layout findings need headless Chromium and playwright-core: ${reason}. Give the browser's path (the executablePath option, or the CHROMIUM_PATH environment variable), or install it where it is looked for (${USUAL_CHROMIUM_PATHS.slice(0, 4).join(', ')}, …; on Debian: apt-get update && apt-get install -y chromium), and install playwright-core (npm install playwright-core). Data checks need neither.`
+  return `slide pictures and layout findings need headless Chromium and playwright-core: ${reason}. Give the browser's path (createEmulator's chromiumPath option, the checker's executablePath, or the CHROMIUM_PATH environment variable), or install it where it is looked for (${USUAL_CHROMIUM_PATHS.slice(0, 4).join(', ')}, …; on Debian: apt-get update && apt-get install -y chromium), and install playwright-core (npm install playwright-core). Data checks need neither.`
 }
 
 /** Whether the note that Chromium runs without its sandbox (as root) has been written to stderr. */

@@ -16,7 +16,13 @@ export interface LazySlideChecker extends SlideChecker {
 /** A `SlideChecker` for `host` that loads the web room's checker (`./index.ts`) on first use. */
 export function lazySlideChecker(host: SlideCheckHost): LazySlideChecker {
   let loading: Promise<WebSlideChecker> | undefined
-  const checker = () => (loading ??= import('./index.js').then(({ createSlideChecker }) => createSlideChecker(host)))
+  const checker = () =>
+    (loading ??= import('./index.js').then(({ createSlideChecker }) => {
+      // The emulator's `chromiumPath` option, when it has one (else CHROMIUM_PATH, else the usual locations): read on first
+      // use, since the emulator builds its checker before its options are set.
+      const executablePath = (host as { chromiumPath?: string }).chromiumPath
+      return createSlideChecker(host, executablePath === undefined ? {} : { executablePath })
+    }))
   return {
     available: true,
     check: async (input, options) => (await checker()).check(input, options),
