@@ -262,6 +262,29 @@ describe('slide pictures and layout findings, in Chromium', () => {
   }, 600_000)
 })
 
+describe('a browser that fails to start', () => {
+  it('is a 503 naming the browser path and how to give one; the emulator and its data checks go on', async () => {
+    // An executable that exits at once: found, started, and gone before Playwright can speak to it.
+    const emulator = createEmulator({ clock: 'manual', chromiumPath: '/bin/false' })
+    try {
+      await emulator.ready()
+      const project = emulator.emulator.world.projectBySlug('welcome-deck')!
+      const slide = emulator.emulator.world.slidesOf(project.id)[0]!.id
+      const response = await emulator.fetch(`${ORIGIN}/_emulator/projects/welcome-deck/slides/${slide}/picture`, { method: 'POST' })
+      expect(response.status).toBe(503)
+      expect(response.headers.get('x-service-error-code')).toBe('SLIDE_CHECKER_UNAVAILABLE')
+      const body = (await response.json()) as { hint: string }
+      expect(body.hint).toContain('/bin/false')
+      expect(body.hint).toContain('CHROMIUM_PATH')
+      const data = await emulator.control.checkSlides('welcome-deck')
+      expect(data.rendered).toBe(data.slides.length)
+      expect((await api(emulator, 'GET', '/projects')).status).toBe(200)
+    } finally {
+      await emulator.close()
+    }
+  })
+})
+
 describe('check --pictures DIR', () => {
   let dir: string
   beforeAll(async () => {

@@ -42,7 +42,7 @@ import type {
 } from '../../src/model/slide-checker.js'
 import type { PageHost } from '../pages/page-server.js'
 import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../render/limits.js'
-import { type CheckSession, openSession, type ShownSlide } from './browser.js'
+import { BrowserUnavailableError, type CheckSession, chromiumPath, openSession, type ShownSlide } from './browser.js'
 import { NodeSlideChecker, type NodeSlideCheckerOptions } from './node/checker.js'
 import { checkPictureWidth, pictureHeight, prepareSlide, resultOf } from './prepare.js'
 
@@ -135,6 +135,11 @@ export class BrowserSlideChecker implements SlideChecker {
     })
   }
 
+  /** The browser's path as the session was (or would be) started with. */
+  #executablePath(): string {
+    return chromiumPath(this.#options.executablePath)
+  }
+
   #start(): Promise<CheckSession> {
     const starting = openSession(this.#host, this.#options)
     // A failed start is not kept: the next check tries again (Chromium installed meanwhile, say).
@@ -145,7 +150,7 @@ export class BrowserSlideChecker implements SlideChecker {
   }
 
   /** The slide rendered in the browser's renderer frame: its result, and what a display frame shows of it when it rendered. */
-  async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; shown?: ShownSlide }> {
+  async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; shown?: ShownSlide; browserDied?: string }> {
     const prepared = prepareSlide(this.#host, input)
     if (!prepared.ready) return { result: prepared.result }
     const { data, css } = prepared
@@ -159,10 +164,10 @@ export class BrowserSlideChecker implements SlideChecker {
     } catch (error) {
       if (this.#closed) throw new Error('the slide checker was closed during the check')
       // The browser or its page went away under this check (a crash): it says so; the next check starts another.
-      answer = {
-        ok: false,
-        error: { kind: 'crashed', message: `The checker's browser stopped during the render: ${(error as Error).message.split('\n')[0]}` },
-      }
+      const why = (error as Error).message.split('\n')[0] ?? ''
+      answer = { ok: false, error: { kind: 'crashed', message: `The checker's browser stopped during the render: ${why}` } }
+      const result = resultOf(answer, data.notes)
+      return { result, browserDied: `the checker's browser (${session.executablePath}) stopped during the render: ${why}` }
     }
     const result = resultOf(answer, data.notes)
     return answer.ok ? { result, shown: { html: answer.html, css, images: data.images } } : { result }
@@ -198,14 +203,27 @@ export class BrowserSlideChecker implements SlideChecker {
     const width = options.pictureWidth === undefined ? undefined : checkPictureWidth(options.pictureWidth)
     const layout = options.layout === true
     const rendered = await this.#render(input)
+    // A picture or a layout the browser could not take because it died is the browser's failure, not the slide's.
+    if (rendered.browserDied !== undefined && (layout || width !== undefined)) {
+      throw new BrowserUnavailableError(this.#executablePath(), `${rendered.browserDied}; the next picture starts another`)
+    }
     if (rendered.shown === undefined || (!layout && width === undefined)) return { result: rendered.result }
     const session = await this.#browser()
-    const viewed = await session.view(rendered.shown, {
-      width: width ?? SLIDE_WIDTH,
-      height: width === undefined ? SLIDE_HEIGHT : pictureHeight(width),
-      layout,
-      picture: width !== undefined,
-    })
+    let viewed: Awaited<ReturnType<CheckSession['view']>>
+    try {
+      viewed = await session.view(rendered.shown, {
+        width: width ?? SLIDE_WIDTH,
+        height: width === undefined ? SLIDE_HEIGHT : pictureHeight(width),
+        layout,
+        picture: width !== undefined,
+      })
+    } catch (error) {
+      if (this.#closed) throw new Error('the slide checker was closed during the picture')
+      throw new BrowserUnavailableError(
+        session.executablePath,
+        `the checker's browser (${session.executablePath}) failed while showing the slide: ${(error as Error).message.split('\n')[0]}${session.alive ? '' : '; it stopped, and the next picture starts another'}`,
+      )
+    }
     return {
       result: layout ? { ...rendered.result, layout: viewed.layout ?? [] } : rendered.result,
       ...(viewed.png === undefined ? {} : { png: viewed.png }),
