@@ -9,6 +9,7 @@
  * request leaving the checker's origin (counted at the browser: every
  * request it made, by origin, and a canary server that counts connections).
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -260,6 +261,61 @@ describe('slide pictures and layout findings, in Chromium', () => {
     expect(canary.connections).toBe(0)
     expect(canary.requests).toEqual([])
   }, 600_000)
+})
+
+/** A process's parent, from /proc (undefined once it is gone). */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return undefined
+  }
+}
+
+/** The checker's Chromium started by this test process (its main process, a descendant of ours), found by its profile's name. */
+function checkerBrowserPids(): number[] {
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let cmdline: string
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+    } catch {
+      continue
+    }
+    if (!cmdline.includes('presentation-emulator-check-') || cmdline.includes('--type=')) continue
+    let ancestor = parentOf(Number(entry))
+    for (let depth = 0; ancestor !== undefined && ancestor > 1 && ancestor !== process.pid && depth < 10; depth++)
+      ancestor = parentOf(ancestor)
+    if (ancestor === process.pid) pids.push(Number(entry))
+  }
+  return pids
+}
+
+describe('a browser that dies', () => {
+  it('leaves the emulator answering, and the next picture starts another browser', async () => {
+    const emulator = createEmulator({ clock: 'manual' })
+    try {
+      await emulator.ready()
+      const project = emulator.emulator.world.projectBySlug('welcome-deck')!
+      const slide = emulator.emulator.world.slidesOf(project.id)[0]!.id
+      expect(decodePng(await emulator.control.slidePicture('welcome-deck', slide, { width: 320 })).width).toBe(320)
+      const pids = checkerBrowserPids()
+      expect(pids).toHaveLength(1)
+      process.kill(pids[0]!, 'SIGKILL')
+      // Whether the next picture meets the dying browser (a 503 naming its path) or a new one, the emulator answers.
+      const next = await emulator.control.slidePicture('welcome-deck', slide, { width: 320 }).catch((error: unknown) => error)
+      if (next instanceof Uint8Array) expect(decodePng(next).width).toBe(320)
+      else expect(next).toMatchObject({ status: 503, code: 'SLIDE_CHECKER_UNAVAILABLE' })
+      expect((await api(emulator, 'GET', '/projects')).status).toBe(200)
+      expect(decodePng(await emulator.control.slidePicture('welcome-deck', slide, { width: 320 })).width).toBe(320)
+      expect(checkerBrowserPids().filter((pid) => pid !== pids[0])).toHaveLength(1)
+    } finally {
+      await emulator.close()
+    }
+    expect(checkerBrowserPids()).toEqual([])
+  })
 })
 
 describe('a browser that fails to start', () => {
