@@ -332,3 +332,66 @@ async function checkedSaveRows(rounds: number): Promise<Row[]> {
     await checked.close()
   }
 }
+
+/**
+ * Issue 33's pictures: PNGs of the 30-slide deck in one call
+ * (`emulator.control.slidePictures`, at the default 1280 × 720, one browser
+ * and one renderer frame for the deck) against the editor's own time to
+ * show all 30 thumbnails, in the same run: the first call (the checker's
+ * browser started by it), then warm calls, each beside a thumbnails visit.
+ * `npm run bench -- --only=pictures` runs this group alone.
+ */
+export async function pictureRows(options: { rounds: number }): Promise<Row[]> {
+  const cold =
+    'pictures of the 30-slide deck in one call (control.slidePictures, 1280 × 720), cold: the checker’s browser start included, ms'
+  const warm = 'pictures of the 30-slide deck in one call, warm, ms (median; the ratio is the median of the pairs with a thumbnails visit)'
+  if (!existsSync(CHROMIUM))
+    return [skipped(cold, '≤ 1x', `skipped: no ${CHROMIUM}`), skipped(warm, '(for information)', `skipped: no ${CHROMIUM}`)]
+  process.env.CHROMIUM_PATH ??= CHROMIUM
+  const emulator = createEmulator({ clock: 'manual', rateLimit: 0 })
+  const server = await emulator.listen({ port: 0 })
+  const browser = await launchChromium()
+  try {
+    const path = await thirtySlideDeck(server.origin)
+    const url = `${server.origin}${path}`
+    const slug = path.slice('/editor/'.length)
+    await visit(browser, url, 'component')
+    const picturesOnce = async () => {
+      const started = performance.now()
+      const { result, pictures } = await emulator.control.slidePictures(slug)
+      const elapsed = performance.now() - started
+      if (pictures.length !== SLIDES)
+        throw new Error(`${SLIDES - pictures.length} slides of the bench deck had no picture (${result.failed} failed)`)
+      return elapsed
+    }
+    const first = await picturesOnce()
+    const firstThumbs = (await visit(browser, url, 'component')).thumbs
+    const runs = await alternate(Math.max(5, options.rounds), {
+      pictures: picturesOnce,
+      thumbs: async () => (await visit(browser, url, 'component')).thumbs,
+    })
+    const coldRatio = first / firstThumbs
+    const warmRatio = pairedRatio(runs.pictures, runs.thumbs)
+    return [
+      {
+        measure: cold,
+        emulator: fmt(first),
+        baseline: `all 30 thumbnails shown (the visit after it): ${fmt(firstThumbs)}`,
+        ratio: ratio(coldRatio),
+        target: '≤ 1x',
+        met: coldRatio <= 1,
+      },
+      {
+        measure: warm,
+        emulator: fmt(median(runs.pictures)),
+        baseline: `all 30 thumbnails shown: ${fmt(median(runs.thumbs))}`,
+        ratio: ratio(warmRatio),
+        target: '≤ 1x',
+        met: warmRatio <= 1,
+      },
+    ]
+  } finally {
+    await browser.close()
+    await emulator.close()
+  }
+}

@@ -11,7 +11,7 @@
  * built), measures this checkout against that one instead (bench/against.ts)
  * and writes `bench/results/against.md`.
  *
- * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,package,proxy,report]
+ * Usage: npm run bench [-- --quick] [-- --only=http,fetch,msw,scale,memory,startup,browser,render,pictures,package,proxy,report]
  *        npm run bench -- --against=DIR [--quick] [--only=startup,browser,http,fetch,render]
  */
 import { writeFileSync } from 'node:fs'
@@ -27,7 +27,7 @@ import { ROOT } from './lib/process.js'
 import type { Row } from './lib/row.js'
 import { memoryRows } from './memory.js'
 import { packageRows } from './package-weight.js'
-import { renderRows } from './render.js'
+import { pictureRows, renderRows } from './render.js'
 import { proxyRows } from './proxy.js'
 import { startupRows } from './startup.js'
 
@@ -57,6 +57,7 @@ const usual: Array<[string, () => Promise<Row[]>]> = [
   ['memory', () => memoryRows({ rounds: 3, big })],
   ['browser', () => browserRows({ rounds })],
   ['render', () => renderRows({ rounds })],
+  ['pictures', () => pictureRows({ rounds })],
   ['package', () => packageRows()],
   ['proxy', () => proxyRows({ rounds, count: quick ? 200 : 1000 })],
   ['report', () => clientReportRows({ rounds })],

@@ -167,6 +167,11 @@ export class Emulator {
     return this.#options.checkSlidesOnSave
   }
 
+  /** The Chromium the slide checker uses for pictures and layout findings (`chromiumPath`), when the options name one. */
+  get chromiumPath(): string | undefined {
+    return this.#options.chromiumPath
+  }
+
   /** Whether pages load remote images (`allowRemoteImages`). */
   get allowRemoteImages(): boolean {
     return this.#options.allowRemoteImages

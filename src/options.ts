@@ -64,6 +64,13 @@ export interface EmulatorOptions {
    * entry and msw in a page refuse the option.
    */
   checkSlidesOnSave?: boolean
+  /**
+   * The Chromium executable the slide checker takes pictures and measures
+   * layouts with (Node entry only). Default: the `CHROMIUM_PATH`
+   * environment variable, else the usual install locations
+   * (`/usr/bin/chromium` first). Data checks need no browser.
+   */
+  chromiumPath?: string
   /** Check every 200 response against its schema and answer 500 on a mismatch (for the emulator's own tests). */
   validateResponses?: boolean
   /** How many requests the journal keeps. Default 10,000. */
@@ -106,6 +113,7 @@ export interface ResolvedOptions {
   allowedHosts: readonly string[]
   allowRemoteImages: boolean
   checkSlidesOnSave: boolean
+  chromiumPath: string | undefined
   validateResponses: boolean
   journalSize: number
   journalBytes: number
@@ -155,6 +163,9 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
   if (options.checkSlidesOnSave !== undefined && typeof options.checkSlidesOnSave !== 'boolean') {
     throw new TypeError('checkSlidesOnSave must be a boolean')
   }
+  if (options.chromiumPath !== undefined && (typeof options.chromiumPath !== 'string' || options.chromiumPath === '')) {
+    throw new TypeError('chromiumPath must be the path of a Chromium executable (a non-empty string)')
+  }
   const fixtures = options.fixtures === undefined ? undefined : parseFixtures(options.fixtures)
   const clockStart =
     options.clockStart === undefined
@@ -177,6 +188,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     allowedHosts,
     allowRemoteImages: options.allowRemoteImages ?? false,
     checkSlidesOnSave: options.checkSlidesOnSave ?? false,
+    chromiumPath: options.chromiumPath,
     validateResponses: options.validateResponses ?? false,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     journalBytes: options.journalBytes ?? DEFAULT_JOURNAL_BYTES,

@@ -87,6 +87,8 @@ async function readBody(request: Request, limit: number): Promise<{ body: Uint8A
  * reader stops, or `signal` aborts) ends the emulator's stream.
  */
 export function toFetchResponse(response: EmulatorResponse, signal?: AbortSignal): Response {
+  if (response.bytes !== undefined)
+    return new Response(response.bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers: response.headers })
   if (response.stream === undefined) return new Response(response.body, { status: response.status, headers: response.headers })
   return new Response(streamBody(response.stream, signal), { status: response.status, headers: response.headers })
 }
@@ -257,7 +259,7 @@ export function createFetch(
     }
     const response = signal === undefined || signal === null ? await handle(request) : await abortable(handle(request), signal)
     // A long-lived answer (server-sent events) streams; any other is served from its string.
-    if (response.stream !== undefined) return toFetchResponse(response, signal)
+    if (response.stream !== undefined || response.bytes !== undefined) return toFetchResponse(response, signal)
     return bufferedResponse(response.body, { status: response.status, headers: response.headers })
   }) as typeof fetch
 }

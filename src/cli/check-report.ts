@@ -23,12 +23,23 @@ export function slideLines(report: SlideCheckReport): string[] {
   return [...lines, ...notes(report)]
 }
 
-const notes = (report: SlideCheckReport) => report.notes.map((note) => `    note: ${note}`)
+const notes = (report: SlideCheckReport) => [
+  ...report.notes.map((note) => `    note: ${note}`),
+  ...(report.layout ?? []).map((finding) => `    layout: ${finding.code}: ${finding.message}`),
+]
 
-/** The summary line: how many rendered and failed, of how many, where. */
+/** How many layout findings the deck's slides have (0 when layout was not measured). */
+export function layoutFindings(result: DeckCheckResult): number {
+  return result.slides.reduce((sum, slide) => sum + (slide.layout?.length ?? 0), 0)
+}
+
+/** The summary line: how many rendered and failed, of how many, where (and the layout findings, when measured). */
 export function summaryLine(result: DeckCheckResult): string {
   const total = result.slides.length
-  return `${result.rendered} rendered, ${result.failed} failed, of ${total} slide${total === 1 ? '' : 's'} in ${result.project}`
+  const measured = result.slides.some((slide) => slide.layout !== undefined)
+  const findings = layoutFindings(result)
+  const layout = measured ? `, ${findings} layout finding${findings === 1 ? '' : 's'}` : ''
+  return `${result.rendered} rendered, ${result.failed} failed${layout}, of ${total} slide${total === 1 ? '' : 's'} in ${result.project}`
 }
 
 /** The human report: a block per slide, then the summary. */
@@ -53,6 +64,7 @@ function testcase(report: SlideCheckReport, project: string): string {
   const out = [
     ...(report.status === 'rendered' ? [`text: ${report.text}`, `elements: ${report.elements}`] : []),
     ...report.notes.map((n) => `note: ${n}`),
+    ...(report.layout ?? []).map((finding) => `layout: ${finding.code}: ${finding.message}`),
   ]
   if (out.length > 0) parts.push(`<system-out>${escapeXml(out.join('\n'))}</system-out>`)
   return parts.length === 0 ? `    <testcase ${attrs}/>` : `    <testcase ${attrs}>\n      ${parts.join('\n      ')}\n    </testcase>`

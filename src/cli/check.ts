@@ -9,13 +9,14 @@
  *
  * Loaded only when `check` runs (`main.ts` declares its flags).
  */
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describeIssues } from '../core/validation.js'
 import { checkDeck, type DeckSlide } from '../model/deck-check.js'
 import { newProjectConfig } from '../model/projects.js'
-import type { DeckCheckResult } from '../model/slide-checks.js'
+import { DEFAULT_PICTURE_WIDTH, type DeckCheckResult, type SlideCheckReport } from '../model/slide-checks.js'
 import { ProjectConfig } from '../schemas/index.js'
-import { humanReport, jsonReport, junitReport, summaryLine } from './check-report.js'
+import { humanReport, jsonReport, junitReport, layoutFindings, summaryLine } from './check-report.js'
 import { EXIT } from './exit-codes.js'
 import { remoteDeck, TargetError } from './remote-deck.js'
 import { firstUnwritable, type Io, type Reporter, type ReporterName, reportStreams } from './reporter.js'
@@ -28,6 +29,14 @@ export interface CheckFlags {
   config?: string
   /** The deck's budget, in ms. */
   budget: number
+  /** A folder to write a PNG of each slide that renders to. */
+  pictures?: string
+  /** The pictures' width, in pixels (default 1280). */
+  pictureWidth?: number
+  /** Measure each slide's layout in the browser (implied by `pictures` and `failOn`). */
+  layout?: boolean
+  /** Findings that fail the check besides slides that do not render. */
+  failOn?: 'layout'
 }
 
 /** What `check` was asked to do, once its flags are read. */
@@ -127,12 +136,36 @@ export async function runCheck(request: CheckRequest, io: CheckIo): Promise<numb
     const { project, slides } = await deckOf(request)
     // The checker's host: an emulator of this process, built as the library builds one; it never listens.
     const { createEmulator } = await import('./serve-modules.js')
+    const { flags } = request
+    const layout = flags.layout === true || flags.failOn === 'layout' || flags.pictures !== undefined
+    const picturesDir = flags.pictures
+    if (picturesDir !== undefined) {
+      try {
+        await mkdir(picturesDir, { recursive: true })
+      } catch (error) {
+        throw new UsageProblem(`--pictures: cannot make ${picturesDir}: ${(error as Error).message}`)
+      }
+    }
     const emulator = createEmulator()
     try {
       await emulator.ready()
       result = await checkDeck(emulator.emulator.slideChecker, project, slides, {
-        budgetMs: request.flags.budget,
+        budgetMs: flags.budget,
         onProgress: progress.onProgress,
+        ...(layout && { layout: true }),
+        ...(picturesDir !== undefined && {
+          pictures: {
+            width: flags.pictureWidth ?? DEFAULT_PICTURE_WIDTH,
+            onPicture: async (report: SlideCheckReport, png: Uint8Array) => {
+              const file = join(picturesDir, pictureFileName(report))
+              try {
+                await writeFile(file, png)
+              } catch (error) {
+                throw new UsageProblem(`--pictures: cannot write ${file}: ${(error as Error).message}`)
+              }
+            },
+          },
+        }),
       })
     } finally {
       progress.clear()
@@ -150,5 +183,17 @@ export async function runCheck(request: CheckRequest, io: CheckIo): Promise<numb
     const problem = streams.report(reporter.name === 'json' ? jsonReport(result) : junitReport(result))
     if (problem !== undefined) return fail(`${request.fileFlag}: ${problem}`)
   }
-  return result.failed === 0 ? EXIT.ok : EXIT.findings
+  if (result.failed > 0) return EXIT.findings
+  if (request.flags.failOn === 'layout' && layoutFindings(result) > 0) return EXIT.findings
+  return EXIT.ok
+}
+
+/** A picture's file name: the slide's position (zero-padded to sort) and its id, made safe for a file name (`03-intro.png`, `01-slides_intro.png`). */
+export function pictureFileName(report: Pick<SlideCheckReport, 'position' | 'slideId'>): string {
+  const safe =
+    report.slideId
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[._]+/, '')
+      .slice(0, 100) || 'slide'
+  return `${String(report.position).padStart(2, '0')}-${safe}.png`
 }

@@ -9,7 +9,7 @@ import type { RunningServer } from '../node/http-server.js'
 import { VERSION } from '../version.js'
 import { SERVER_DEFAULTS } from '../node/server-defaults.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from '../defaults.js'
-import { DEFAULT_DECK_BUDGET_MS } from '../model/slide-checks.js'
+import { DEFAULT_DECK_BUDGET_MS, DEFAULT_PICTURE_WIDTH, MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from '../model/slide-checks.js'
 import { TOOL_GROUPS, type ToolGroup } from '../mcp/defaults.js'
 import {
   collect,
@@ -701,6 +701,24 @@ export async function main(argv: string[]): Promise<void> {
         .default(DEFAULT_DECK_BUDGET_MS, String(DEFAULT_DECK_BUDGET_MS / 1000))
         .argParser(parseSeconds),
     )
+    .addOption(
+      new Option(
+        '--pictures <dir>',
+        'write a PNG of each slide that renders to DIR (POSITION-SLIDE.png), taken in headless Chromium; implies --layout',
+      ).argParser(parseNonEmpty),
+    )
+    .addOption(
+      new Option('--picture-width <px>', `the pictures' width, ${MIN_PICTURE_WIDTH} to ${MAX_PICTURE_WIDTH} (height width × 9/16)`)
+        .default(DEFAULT_PICTURE_WIDTH)
+        .argParser(parseInteger(MIN_PICTURE_WIDTH, MAX_PICTURE_WIDTH)),
+    )
+    .addOption(
+      new Option(
+        '--layout',
+        'also measure each slide’s layout in headless Chromium (outside the slide, clipped text, images that fail, text under 12 px); reported, failing only with --fail-on layout',
+      ),
+    )
+    .addOption(new Option('--fail-on <what>', 'also fail (exit 1) on these findings: layout (implies --layout)').choices(['layout']))
   for (const option of CHECK_REPORTERS.options()) check.addOption(option)
   check
     .addHelpText(
@@ -711,8 +729,11 @@ Examples:
   presentation-emulator check ./slides/intro --config project.config.json --reporter json
   presentation-emulator check --base-url http://127.0.0.1:4010/v1 --api-key pres_test_alice welcome-deck
   presentation-emulator check --base-url http://127.0.0.1:4010/v1 welcome-deck SLIDE_ID --reporter junit=check.xml
+  presentation-emulator check ./slides --pictures out/pictures --picture-width 640 --fail-on layout
 
-Exit codes (one table with presentation-conformance): ${EXIT.ok} every slide rendered; ${EXIT.findings} a slide did not render; ${EXIT.usage} usage or configuration (bad flag, no such folder, unreadable --config, unreachable base URL, a key or slug the target rejects).`,
+Pictures and layout findings need headless Chromium (CHROMIUM_PATH, else the usual install locations) and playwright-core; checks without them need neither.
+
+Exit codes (one table with presentation-conformance): ${EXIT.ok} every slide rendered (and, with --fail-on layout, no layout finding); ${EXIT.findings} a slide did not render, or with --fail-on layout a slide has a layout finding; ${EXIT.usage} usage or configuration (bad flag, no such folder, unreadable --config, unreachable base URL, a key or slug the target rejects).`,
     )
     .showHelpAfterError('(run with check --help for the list of flags)')
     .exitOverride(exitOverride)
@@ -830,4 +851,8 @@ interface CheckFlags extends ReporterFlags<ReporterName> {
   apiKey?: string
   config?: string
   budget: number
+  pictures?: string
+  pictureWidth: number
+  layout?: boolean
+  failOn?: 'layout'
 }

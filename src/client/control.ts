@@ -56,7 +56,9 @@ export interface ControlClient {
   createTemplate(input: CreateTemplateRequest): Promise<CreateTemplateResponse>
   addCollaborator(slug: string, input: AddCollaboratorRequest): Promise<AddCollaboratorResponse>
   /** Checks a project's slides (all, or `slideIds`) with the emulator's slide checker; `budgetMs` bounds the deck (default 120 s). */
-  checkSlides(slug: string, input?: { slideIds?: readonly string[]; budgetMs?: number }): Promise<DeckCheckResult>
+  checkSlides(slug: string, input?: { slideIds?: readonly string[]; budgetMs?: number; layout?: boolean }): Promise<DeckCheckResult>
+  /** A PNG of one slide, `width` (320 to 3840, default 1280) pixels wide and `width × 9/16` high, taken in the emulator's headless Chromium. */
+  slidePicture(slug: string, slideId: string, input?: { width?: number }): Promise<Uint8Array>
   clock(): Promise<ClockResponse>
   advanceClock(input: { ms: number }): Promise<AdvanceClockResponse>
   completeJob(jobId: string): Promise<JobStatusResponse>
@@ -97,6 +99,14 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   }
   const id = encodeURIComponent
 
+  async function sendForBytes(path: string, body: unknown): Promise<Uint8Array> {
+    const headers: Record<string, string> = { accept: 'image/png', 'content-type': 'application/json' }
+    if (options.adminToken !== undefined) headers.authorization = `Bearer ${options.adminToken}`
+    const response = await doFetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+    if (!response.ok) throw serviceApiError(undefined, response, await response.text())
+    return new Uint8Array(await response.arrayBuffer())
+  }
+
   return {
     url,
     health: () => send('GET', '/health'),
@@ -111,6 +121,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     createTemplate: (input) => send('POST', '/templates', input),
     addCollaborator: (slug, input) => send('POST', `/projects/${id(slug)}/collaborators`, input),
     checkSlides: (slug, input = {}) => send('POST', `/projects/${id(slug)}/slides/check`, input),
+    slidePicture: (slug, slideId, input = {}) => sendForBytes(`/projects/${id(slug)}/slides/${id(slideId)}/picture`, input),
     clock: () => send('GET', '/clock'),
     advanceClock: (input) => send('POST', '/clock/advance', input),
     completeJob: (jobId) => send('POST', `/jobs/${id(jobId)}/complete`),

@@ -12,7 +12,7 @@ import type { Urls } from '../model/urls.js'
 import { jobStatusView } from '../model/generation.js'
 import { createTemplate } from '../model/templates.js'
 import { queueFull, SlideCheckQueueFullError, type SlideCheckService } from '../model/slide-check-service.js'
-import type { CheckSlidesOptions, DeckCheckResult } from '../model/slide-checks.js'
+import type { CheckSlidesOptions, DeckCheckResult, DeckPictures, SlidePictureRequestOptions } from '../model/slide-checks.js'
 import type { JobStatusResponse } from '../schemas/index.js'
 import { slugify, hashToken } from '../store/ids.js'
 import { integrityProblems } from '../store/integrity.js'
@@ -503,6 +503,48 @@ export class ControlPlane {
   /** A mark at the newest request so far: `clientReport({ since: mark })` judges only what comes after it. */
   markClientReport(): ClientReportMarkResponse {
     return this.emulator.journal.mark()
+  }
+
+  /**
+   * A PNG of one slide (`image/png` bytes), `width` pixels wide (320 to
+   * 3840, default 1280) and `width × 9/16` high, taken in headless Chromium
+   * from the sandboxed renderer the editor uses. The world's lock is held
+   * only while the slide's files are read. Rejects with a `ServiceError`:
+   * 400 `PICTURE_WIDTH_OUT_OF_RANGE` naming the bounds, 404 for an unknown
+   * slug or slide, 400 `SLIDE_DOES_NOT_RENDER` for a slide that does not
+   * render, 503 `SLIDE_CHECKER_UNAVAILABLE` when no browser can be found or
+   * started (its message names the path tried, the `CHROMIUM_PATH`
+   * variable and the usual install locations), 429 `SLIDE_CHECK_QUEUE_FULL`
+   * when too many checks are waiting. The emulator is unaffected either way.
+   *
+   * @example
+   * const png = await emulator.control.slidePicture('welcome-deck', slideId, { width: 640 })
+   * await writeFile('slide.png', png)
+   */
+  async slidePicture(slug: string, slideId: string, options?: SlidePictureRequestOptions): Promise<Uint8Array> {
+    try {
+      return await this.emulator.slideChecks.picture(slug, slideId, options)
+    } catch (error) {
+      if (error instanceof SlideCheckQueueFullError) throw queueFull(429, error)
+      throw error
+    }
+  }
+
+  /**
+   * Pictures of a project's slides (all, or `slideIds`) in one call, with
+   * one browser and one renderer frame for the deck: each slide's check
+   * (with `layout: true`, its layout findings) and a PNG of each slide that
+   * rendered. In-process only (the control plane over HTTP answers one
+   * picture per request: `slidePicture`). Rejects as `checkSlides` and
+   * `slidePicture` do.
+   */
+  async slidePictures(slug: string, options?: CheckSlidesOptions & SlidePictureRequestOptions): Promise<DeckPictures> {
+    try {
+      return await this.emulator.slideChecks.pictures(slug, options)
+    } catch (error) {
+      if (error instanceof SlideCheckQueueFullError) throw queueFull(429, error)
+      throw error
+    }
   }
 
   clearRequests(): { removed: number } {

@@ -1,9 +1,9 @@
 import { errorResponse, fail } from '../core/errors.js'
-import { jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
+import { bytesResponse, jsonResponse, type EmulatorRequest, type EmulatorResponse } from '../core/exchange.js'
 import { bearer, decodeParams, parseQuery, readJsonBody } from '../core/http-input.js'
 import { adminTokenRefusal } from './admin-token.js'
 import type { ControlPlane } from './control-plane.js'
-import { type ControlRoute, resolveControlRoute } from './http-routes.js'
+import { BinaryAnswer, type ControlRoute, resolveControlRoute } from './http-routes.js'
 import type { RouteMatch } from '../core/router.js'
 
 /** What the control plane's HTTP routes need from the emulator that hosts them. */
@@ -43,6 +43,9 @@ export class ControlDispatcher {
         query: parseQuery(request.query),
         body,
       })
+      if (result instanceof BinaryAnswer) {
+        return bytesResponse(route.status, result.bytes, result.contentType, { 'cache-control': 'no-store' })
+      }
       return jsonResponse(route.status, result)
     } catch (error) {
       return errorResponse(error, this.onError)

@@ -3,6 +3,14 @@ import { MAX_CONTROL_BODY_BYTES, MAX_NO_BODY_BYTES, MAX_STATE_BODY_BYTES } from 
 import { type RouteMatch, RouteTable } from '../core/router.js'
 import { parseInput } from '../core/validation.js'
 import { CheckSlidesRequest } from '../model/slide-check-service.js'
+
+/** A route's answer that is not JSON: bytes of a content type (a slide's picture, `image/png`). */
+export class BinaryAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly bytes: Uint8Array,
+  ) {}
+}
 import type { HttpMethod, PathParams } from '../schemas/operation-routes.js'
 import type { ControlPlane } from './control-plane.js'
 
@@ -77,6 +85,10 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   withBody('POST', '/_emulator/projects/{slug}/slides/check', 200, (c, { params, body }) =>
     c.checkSlides(params.slug, parseInput(CheckSlidesRequest, asObject(body))),
   ),
+  withBody('POST', '/_emulator/projects/{slug}/slides/{slideId}/picture', 200, async (c, { params, body }) => {
+    const options = asObject(body) as { width?: number }
+    return new BinaryAnswer('image/png', await c.slidePicture(params.slug, params.slideId, options))
+  }),
   route('GET', '/_emulator/clock', 200, (c) => c.clock()),
   withBody('POST', '/_emulator/clock/advance', 200, (c, { body }) => c.advanceClock(asObject(body) as never)),
   route('POST', '/_emulator/jobs/{jobId}/complete', 200, (c, { params }) => c.completeJob(params.jobId)),

@@ -58,12 +58,16 @@ export interface EmulatorRequest {
  * it, and ends the response when the iterable ends. When the client goes
  * away first, the adapter calls the iterator's `return()`, which must release
  * everything the stream holds (listeners, timers). `body` is ignored then.
+ *
+ * A binary response (a slide's picture, `image/png`) sets `bytes`: the
+ * adapter sends them as they are, and `body` is ignored.
  */
 export interface EmulatorResponse {
   status: number
   headers: Record<string, string>
   body: string | null
   stream?: AsyncIterable<string>
+  bytes?: Uint8Array
 }
 
 /** The largest request body the API accepts; larger ones are answered 413. */
@@ -86,6 +90,16 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 /** A JSON response: `body` serialised, or `text` when the caller has its serialisation already. */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, text?: string): EmulatorResponse {
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: text ?? JSON.stringify(body) }
+}
+
+/** A binary response of the given content type (a PNG, say): `bytes` as they are. */
+export function bytesResponse(
+  status: number,
+  bytes: Uint8Array,
+  contentType: string,
+  headers: Record<string, string> = {},
+): EmulatorResponse {
+  return { status, headers: { 'content-type': contentType, ...headers }, body: null, bytes }
 }
 
 /** A text response of the given content type (HTML pages, for example). */

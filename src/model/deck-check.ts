@@ -7,7 +7,7 @@
  * `slide.tsx`, a file `PUT` would refuse) has its result decided before,
  * and is reported in its place in the deck.
  */
-import type { SlideChecker, SlideCheckInput, SlideCheckResult } from './slide-checker.js'
+import type { SlideChecker, SlideCheckInput, SlideCheckOptions, SlideCheckResult, SlideInspection } from './slide-checker.js'
 import { DEFAULT_DECK_BUDGET_MS, type DeckCheckResult, type SlideCheckReport } from './slide-checks.js'
 
 /** One slide of a deck to check: its id, and how to get what to check (read on its turn, so a deck's files are not all held at once). */
@@ -27,6 +27,14 @@ export interface DeckCheckOptions {
   onProgress?: (done: number, total: number) => void
   /** The clock the budget is measured on, in ms (default `performance.now`). */
   now?: () => number
+  /** Measure each rendered slide's layout in the browser (`SlideCheckReport.layout`). */
+  layout?: boolean
+  /**
+   * A picture of each slide that rendered, `width` pixels wide, handed to
+   * `onPicture` (within the deck's budget, as the checks are): what
+   * `check --pictures DIR` writes.
+   */
+  pictures?: { width: number; onPicture(report: SlideCheckReport, png: Uint8Array): Promise<void> | void }
 }
 
 /** A slide the deck's budget did not let finish (`during`) or start, in the same words whichever way in checked it. */
@@ -44,16 +52,24 @@ export function budgetRanOut(budgetMs: number, during: boolean): SlideCheckResul
   }
 }
 
+/** A check with layout findings (when asked) and a picture: one look in the browser when the checker can, else a check and a picture. */
+async function inspect(
+  checker: Pick<SlideChecker, 'check' | 'inspect'> & Partial<Pick<SlideChecker, 'picture'>>,
+  input: SlideCheckInput,
+  layout: boolean,
+  width: number,
+): Promise<SlideInspection> {
+  if (checker.inspect !== undefined) return checker.inspect(input, { layout, pictureWidth: width })
+  if (checker.picture === undefined) throw new TypeError('pictures need a checker that takes pictures')
+  const result = await (layout ? checker.check(input, { layout }) : checker.check(input))
+  return result.status === 'rendered' ? { result, png: await checker.picture(input, { width }) } : { result }
+}
+
 const isResult = (value: SlideCheckInput | SlideCheckResult): value is SlideCheckResult => 'status' in value
 
 /** `check` of `input`, or undefined once `remaining` ms have passed (the check itself goes on to its own time limit, unread). */
-async function checkWithin(
-  checker: Pick<SlideChecker, 'check'>,
-  input: SlideCheckInput,
-  remaining: number,
-): Promise<SlideCheckResult | undefined> {
+async function checkWithin<T>(checked: Promise<T>, remaining: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  const checked = checker.check(input)
   const outOfBudget = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), remaining)
   })
@@ -73,7 +89,7 @@ async function checkWithin(
  * loaded.
  */
 export async function checkDeck(
-  checker: Pick<SlideChecker, 'check'>,
+  checker: Pick<SlideChecker, 'check' | 'inspect'> & Partial<Pick<SlideChecker, 'picture'>>,
   project: string,
   slides: readonly DeckSlide[],
   options: DeckCheckOptions = {},
@@ -91,9 +107,21 @@ export async function checkDeck(
       const remaining = deadline - now()
       if (isResult(loaded)) result = loaded
       else if (remaining > 0) {
-        result = await checkWithin(checker, loaded, remaining)
-        spent = result === undefined
-        result ??= budgetRanOut(budgetMs, true)
+        const pictures = options.pictures
+        if (pictures !== undefined) {
+          // One render in the browser gives the check, its layout findings (when asked) and the picture.
+          const inspected = await checkWithin(inspect(checker, loaded, options.layout === true, pictures.width), remaining)
+          spent = inspected === undefined
+          result = inspected?.result ?? budgetRanOut(budgetMs, true)
+          if (inspected?.png !== undefined) {
+            await pictures.onPicture({ slideId: slide.slideId, position: slide.position ?? index + 1, ...result }, inspected.png)
+          }
+        } else {
+          const checkOptions: SlideCheckOptions | undefined = options.layout === true ? { layout: true } : undefined
+          result = await checkWithin(checkOptions === undefined ? checker.check(loaded) : checker.check(loaded, checkOptions), remaining)
+          spent = result === undefined
+          result ??= budgetRanOut(budgetMs, true)
+        }
       }
     }
     reports.push({ slideId: slide.slideId, position: slide.position ?? index + 1, ...(result ?? budgetRanOut(budgetMs, false)) })

@@ -25,15 +25,26 @@ import type { ProjectConfig, SlideFiles } from '../schemas/index.js'
 import type { World } from '../store/world.js'
 import type { CheckedSlide, SlideCheckResults } from './check-results.js'
 import { checkDeck } from './deck-check.js'
-import { type SlideChecker, type SlideCheckInput, type SlideCheckResult, SlideCheckerUnavailableError } from './slide-checker.js'
+import {
+  type SlideChecker,
+  type SlideCheckInput,
+  type SlideCheckOptions,
+  type SlideCheckResult,
+  SlideCheckerUnavailableError,
+} from './slide-checker.js'
 import {
   type CheckSlidesOptions,
   DEFAULT_DECK_BUDGET_MS,
+  DEFAULT_PICTURE_WIDTH,
   type DeckCheckResult,
+  type DeckPictures,
   MAX_DECK_BUDGET_MS,
+  MAX_PICTURE_WIDTH,
+  MIN_PICTURE_WIDTH,
   MAX_PENDING_SLIDE_CHECKS,
   SLIDE_CHECK_RETRY_AFTER_S,
   SlideCheckErrorCodes,
+  type SlidePictureRequestOptions,
 } from './slide-checks.js'
 
 /** What the service needs of the emulator: its checker, and the world under its lock. */
@@ -63,8 +74,51 @@ export const CheckSlidesRequest = z.strictObject({
     .positive({ error: 'must be a whole number of milliseconds > 0' })
     .max(MAX_DECK_BUDGET_MS, { error: `must be at most ${MAX_DECK_BUDGET_MS} ms (an hour)` })
     .optional(),
+  layout: z.boolean({ error: 'must be true or false' }).optional(),
 })
 export type CheckSlidesRequest = z.infer<typeof CheckSlidesRequest>
+
+/** The body of `POST /_emulator/projects/{slug}/slides/{slideId}/picture` and the options of `slidePicture`. */
+export const SlidePictureRequest = z.strictObject({ width: z.unknown().optional() })
+
+/** What a picture's width out of range is answered with: 400 `PICTURE_WIDTH_OUT_OF_RANGE`, naming the bounds. */
+export function pictureWidthOutOfRange(width: unknown): ServiceError {
+  return new ServiceError(
+    400,
+    SlideCheckErrorCodes.pictureWidth,
+    'Invalid request',
+    `width: a slide picture's width must be a whole number of pixels from ${MIN_PICTURE_WIDTH} to ${MAX_PICTURE_WIDTH} (its height is width × 9/16); got ${JSON.stringify(width) ?? String(width)}`,
+  )
+}
+
+/** Reads a picture's options: its width (default `DEFAULT_PICTURE_WIDTH`), or a 400 naming the bounds. */
+export function parsePictureOptions(options: unknown): { width: number } {
+  if (options === undefined || options === null) return { width: DEFAULT_PICTURE_WIDTH }
+  if (typeof options !== 'object' || Array.isArray(options)) throw fail.validation('the options must be an object')
+  const parsed = safeParse(SlidePictureRequest, options)
+  if (!parsed.success) throw fail.validation(describeIssues(parsed.error.issues))
+  const width = parsed.data.width
+  if (width === undefined) return { width: DEFAULT_PICTURE_WIDTH }
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < MIN_PICTURE_WIDTH || width > MAX_PICTURE_WIDTH) {
+    throw pictureWidthOutOfRange(width)
+  }
+  return { width }
+}
+
+/** The 400 of a picture of a slide that does not render: `SLIDE_DOES_NOT_RENDER`, its hint the render's error. */
+export function slideDoesNotRender(slideId: string, result: SlideCheckResult): ServiceError {
+  const error = result.error
+  const where =
+    error === undefined
+      ? ''
+      : `${error.file}${error.line === undefined ? '' : `:${error.line}${error.column === undefined ? '' : `:${error.column}`}`}: `
+  return new ServiceError(
+    400,
+    SlideCheckErrorCodes.doesNotRender,
+    'Slide does not render',
+    `slide "${slideId}" does not render, so it has no picture (${result.status}): ${where}${error?.message ?? 'no markup'}`,
+  )
+}
 
 /** What a deck check refuses with when `MAX_PENDING_SLIDE_CHECKS` checks are in progress or waiting. */
 export class SlideCheckQueueFullError extends Error {
@@ -163,13 +217,17 @@ export class SlideCheckService {
     // Each slide waits for its turn; a slide the budget cuts short keeps its
     // turn until the checker is done with it, so the next check waits for the
     // checker, not for the report.
-    const inTurn = { check: (input: SlideCheckInput) => this.#inTurn(() => checker.check(input)).then(checked(input)) }
+    const inTurn = {
+      check: (input: SlideCheckInput, options?: SlideCheckOptions) =>
+        this.#inTurn(() => (options === undefined ? checker.check(input) : checker.check(input, options))).then(checked(input)),
+    }
     const deck = slides.map(({ slideId, position, input }) => ({ slideId, position, load: async () => input }))
     return this.#queued(async () => {
       try {
         return await checkDeck(inTurn, slug, deck, {
           budgetMs,
           now: this.#now,
+          ...(parsed.layout === true && { layout: true }),
           ...(parsed.onProgress && { onProgress: parsed.onProgress }),
         })
       } catch (error) {
@@ -178,6 +236,79 @@ export class SlideCheckService {
         throw checkerUnavailable(error)
       }
     })
+  }
+
+  /**
+   * A PNG of one slide of a project, `width` pixels wide (320 to 3840,
+   * default 1280) and `width × 9/16` high, taken in headless Chromium from
+   * the renderer the editor uses. The slide's files and the project's config
+   * are read under the world's lock (a snapshot), then the lock is let go
+   * and the picture waits for its turn like a check. A bad width is a 400
+   * naming the bounds (before anything is read), an unknown slug or slide a
+   * 404, a slide that does not render a 400 `SLIDE_DOES_NOT_RENDER`, a
+   * browser that cannot be found or started (or dies) a 503
+   * `SLIDE_CHECKER_UNAVAILABLE` naming the browser's path and how to give
+   * one; the emulator goes on either way.
+   */
+  async picture(slug: string, slideId: string, options?: SlidePictureRequestOptions): Promise<Uint8Array> {
+    const { width } = parsePictureOptions(options)
+    const [slide] = await this.#snapshot(slug, [slideId])
+    if (slide === undefined) throw fail.notFound('Slide', `no slide "${slideId}" in project "${slug}"`)
+    const checker = this.#host.slideChecker
+    if (!checker.available) throw checkerUnavailable(new SlideCheckerUnavailableError())
+    return this.#queued(() =>
+      this.#inTurn(async () => {
+        try {
+          return await checker.picture(slide.input, { width })
+        } catch (error) {
+          const result = (error as { result?: SlideCheckResult }).result
+          if (result !== undefined && typeof result === 'object' && result.status !== 'rendered') throw slideDoesNotRender(slideId, result)
+          throw checkerUnavailable(error)
+        }
+      }),
+    )
+  }
+
+  /**
+   * Pictures of a project's slides (all, or `slideIds`) in one call, one
+   * browser and one renderer frame for the deck: each slide's check (with
+   * `layout` when asked), and a PNG of each slide that rendered, in deck
+   * order, within the deck's budget. Refuses as `checkDeck` and `picture` do.
+   */
+  async pictures(slug: string, options: CheckSlidesOptions & SlidePictureRequestOptions = {}): Promise<DeckPictures> {
+    const { width: givenWidth, ...checkOptions } = options ?? {}
+    const { width } = parsePictureOptions(givenWidth === undefined ? {} : { width: givenWidth })
+    const parsed = parseCheckSlidesOptions(checkOptions)
+    const budgetMs = parsed.budgetMs ?? DEFAULT_DECK_BUDGET_MS
+    const slides = await this.#snapshot(slug, parsed.slideIds)
+    const checker = this.#host.slideChecker
+    if (!checker.available) throw checkerUnavailable(new SlideCheckerUnavailableError())
+    const pictures: DeckPictures['pictures'] = []
+    // The whole deck is one turn: its check and picture of each slide share the renderer frame, one after another.
+    return this.#queued(() =>
+      this.#inTurn(async () => {
+        try {
+          const result = await checkDeck(
+            checker,
+            slug,
+            slides.map(({ slideId, position, input }) => ({ slideId, position, load: async () => input })),
+            {
+              budgetMs,
+              now: this.#now,
+              ...(parsed.layout === true && { layout: true }),
+              ...(parsed.onProgress && { onProgress: parsed.onProgress }),
+              pictures: {
+                width,
+                onPicture: (report, png) => void pictures.push({ slideId: report.slideId, position: report.position, png }),
+              },
+            },
+          )
+          return { result, pictures }
+        } catch (error) {
+          throw checkerUnavailable(error)
+        }
+      }),
+    )
   }
 
   /**

@@ -44,6 +44,62 @@ export interface SlideCheckResult {
   elements: number
   /** Findings that do not fail the render (unusable controls, as the editor's panel lists them). */
   notes: string[]
+  /**
+   * What the slide looks like where it may not look as meant, measured in a
+   * browser: present only when the check asked for it (`layout: true`) and
+   * the slide rendered; empty when nothing was found. Findings never change
+   * `status`.
+   */
+  layout?: LayoutFinding[]
+}
+
+/**
+ * The layout findings a browser measures on a rendered slide, in its
+ * 1280 × 720 box (the display frame's own, as the editor shows it):
+ *
+ * - `outside-slide`: an element drawn (partly) outside the 1280 × 720 box;
+ * - `text-clipped`: text cut off by an element with `overflow: hidden` (or
+ *   `clip`) whose content is larger than its box;
+ * - `image-failed`: an image that did not load (a wrong path, a refused
+ *   origin, a file that is not an image);
+ * - `text-too-small`: text under 12 CSS px at slide scale.
+ */
+export type LayoutFindingCode = 'outside-slide' | 'text-clipped' | 'image-failed' | 'text-too-small'
+
+/** The codes of `LayoutFindingCode`, in the order a report lists them. */
+export const LAYOUT_FINDING_CODES: readonly LayoutFindingCode[] = ['outside-slide', 'text-clipped', 'image-failed', 'text-too-small']
+
+/** The smallest text size, in CSS px at the slide's scale (1280 × 720), that is not a `text-too-small` finding. */
+export const MIN_TEXT_PX = 12
+
+/** One layout finding: what, in words, and where (the element, its text, its box in slide pixels) when known. */
+export interface LayoutFinding {
+  code: LayoutFindingCode
+  message: string
+  /** The element, as a short CSS-like path (`section.slide > h1`). */
+  element?: string
+  /** The element's text (at most 80 characters), or an image's address. */
+  text?: string
+  /** The element's box in slide pixels (the slide's top left is 0, 0). */
+  box?: { x: number; y: number; width: number; height: number }
+}
+
+/** What a check asks for besides the data result. */
+export interface SlideCheckOptions {
+  /** Measure the slide's layout in a browser (`SlideCheckResult.layout`); needs Chromium. */
+  layout?: boolean
+}
+
+/** What an inspection asks for: layout findings, a picture `pictureWidth` pixels wide, or both, from one render. */
+export interface SlideInspectOptions {
+  layout?: boolean
+  pictureWidth?: number
+}
+
+/** What an inspection found: the check's result (with `layout` when asked), and the PNG when asked and the slide rendered. */
+export interface SlideInspection {
+  result: SlideCheckResult
+  png?: Uint8Array
 }
 
 /** A PNG of one slide, `width` pixels wide and `width × 9/16` high. */
@@ -55,8 +111,16 @@ export interface SlidePictureOptions {
 export interface SlideChecker {
   /** False for a build without a renderer (`NO_SLIDE_CHECKER`): every call rejects, saying so. */
   readonly available: boolean
-  check(input: SlideCheckInput): Promise<SlideCheckResult>
+  /** The data result; with `layout`, measured in the browser (`SlideCheckResult.layout`). */
+  check(input: SlideCheckInput, options?: SlideCheckOptions): Promise<SlideCheckResult>
+  /** A PNG of the rendered slide; rejects (with the check's `result` on the error) when it does not render. */
   picture(input: SlideCheckInput, options: SlidePictureOptions): Promise<Uint8Array>
+  /**
+   * One render in the browser, looked at once: its result, its layout
+   * findings and its picture, as asked. Optional: without it a deck's
+   * pictures take a check and a picture of each slide.
+   */
+  inspect?(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection>
   close(): Promise<void>
 }
 
@@ -81,5 +145,6 @@ export const NO_SLIDE_CHECKER: SlideChecker = Object.freeze({
   available: false,
   check: unavailable,
   picture: unavailable,
+  inspect: unavailable,
   close: () => Promise.resolve(),
 })

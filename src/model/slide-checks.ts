@@ -19,6 +19,11 @@ export const MAX_DECK_BUDGET_MS = 3_600_000
  */
 export const MAX_PENDING_SLIDE_CHECKS = 16
 
+/** The narrowest and widest slide picture, in pixels (its height is width × 9/16), and the width unless one is given. */
+export const MIN_PICTURE_WIDTH = 320
+export const MAX_PICTURE_WIDTH = 3840
+export const DEFAULT_PICTURE_WIDTH = 1280
+
 /** The `Retry-After` of a refusal for a full queue, in seconds. */
 export const SLIDE_CHECK_RETRY_AFTER_S = 5
 
@@ -36,12 +41,19 @@ export const SLIDE_CHECK_RETRY_AFTER_S = 5
  *   already in progress or waiting.
  * - `SLIDE_CHECK_CONTENDED` (503, with `Retry-After`): a checked save whose
  *   slide or project config kept changing while it was checked.
+ * - `PICTURE_WIDTH_OUT_OF_RANGE` (400): a slide picture's `width` is not a
+ *   whole number from `MIN_PICTURE_WIDTH` to `MAX_PICTURE_WIDTH`; the hint
+ *   names the bounds. (A picture of a slide that does not render is
+ *   `SLIDE_DOES_NOT_RENDER`, 400, its hint the render's error; a browser
+ *   that cannot be found or started is `SLIDE_CHECKER_UNAVAILABLE`, 503,
+ *   its hint naming the path tried and how to give one.)
  */
 export const SlideCheckErrorCodes = {
   doesNotRender: 'SLIDE_DOES_NOT_RENDER',
   unavailable: 'SLIDE_CHECKER_UNAVAILABLE',
   queueFull: 'SLIDE_CHECK_QUEUE_FULL',
   contended: 'SLIDE_CHECK_CONTENDED',
+  pictureWidth: 'PICTURE_WIDTH_OUT_OF_RANGE',
 } as const
 
 /** One slide's result in a deck check. */
@@ -71,4 +83,21 @@ export interface CheckSlidesOptions {
   budgetMs?: number
   /** Called after each slide with how many are done of how many. */
   onProgress?: (done: number, total: number) => void
+  /**
+   * Also measure each rendered slide's layout in a browser (headless
+   * Chromium): `SlideCheckReport.layout`. Without it a check needs no
+   * browser. Findings never change a slide's `status`.
+   */
+  layout?: boolean
+}
+
+/** A picture of one slide: how wide (320 to 3840 px, default 1280; its height is width × 9/16). */
+export interface SlidePictureRequestOptions {
+  width?: number
+}
+
+/** A deck's pictures (`SlideCheckService.pictures`): each slide's check, and a PNG of each slide that rendered. */
+export interface DeckPictures {
+  result: DeckCheckResult
+  pictures: { slideId: string; position: number; png: Uint8Array }[]
 }

@@ -73,6 +73,12 @@ function send(res: ServerResponse, response: EmulatorResponse, closeConnection: 
   }
   const headers = response.headers
   if (closeConnection) headers.connection = 'close'
+  if (response.bytes !== undefined) {
+    headers['content-length'] = String(response.bytes.byteLength)
+    res.writeHead(response.status, headers)
+    res.end(response.bytes)
+    return
+  }
   const body = response.body
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
   res.writeHead(response.status, headers)
@@ -83,7 +89,10 @@ function send(res: ServerResponse, response: EmulatorResponse, closeConnection: 
 
 /** A whole HTTP/1.1 response as bytes, with `Connection: close`, for a socket node:http no longer answers on. */
 function rawResponse(response: EmulatorResponse, head = false): Buffer {
-  const body = Buffer.from(response.body ?? '')
+  const body =
+    response.bytes === undefined
+      ? Buffer.from(response.body ?? '')
+      : Buffer.from(response.bytes.buffer, response.bytes.byteOffset, response.bytes.byteLength)
   const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`]
   for (const [name, value] of Object.entries(response.headers)) {
     if (name === 'connection' || name === 'content-length') continue

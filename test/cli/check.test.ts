@@ -202,6 +202,12 @@ describe('check on slide folders', () => {
         new RegExp(`check: cannot reach http://127\\.0\\.0\\.1:${closed}/v1 \\(GET /projects/deck/slides\\): ECONNREFUSED`),
       ],
       [['check', deck, '--budget', '0'], /'--budget <s>' argument '0' is invalid/],
+      [
+        ['check', deck, '--picture-width', '100'],
+        /'--picture-width <px>' argument '100' is invalid\. must be a whole number from 320 to 3840/,
+      ],
+      [['check', deck, '--fail-on', 'colour'], /'--fail-on <what>' argument 'colour' is invalid\. Allowed choices are layout/],
+      [['check', deck, '--pictures', join(deck, '01-good', 'slide.tsx', 'pictures')], /check: --pictures: cannot make .*slide\.tsx/],
     ]
     for (const [args, message] of cases) {
       const result = await cli.run(args)
@@ -210,6 +216,23 @@ describe('check on slide folders', () => {
       expect(result.stdout, args.join(' ')).toBe('')
     }
   })
+
+  it(
+    'without a browser: a data check still runs; --pictures and --layout exit 2 naming the browser path tried and how to give one',
+    async ({ cli }) => {
+      const env = { CHROMIUM_PATH: '/nonexistent/chromium-for-check' }
+      const data = await cli.run(['check', join(deck, '01-good')], { env })
+      expect(data.code, data.stderr).toBe(0)
+      for (const flag of [['--pictures', join(root.path, 'pictures')], ['--layout'], ['--fail-on', 'layout']]) {
+        const result = await cli.run(['check', join(deck, '01-good'), ...flag], { env })
+        expect(result.code, `${flag.join(' ')}\n${result.stderr}`).toBe(2)
+        expect(result.stderr).toContain('/nonexistent/chromium-for-check')
+        expect(result.stderr).toContain('CHROMIUM_PATH')
+        expect(result.stdout).toBe('')
+      }
+    },
+    HEAVY_MS,
+  )
 
   it('lists check and its flags, examples and exit codes in its help', async ({ cli }) => {
     const top = await cli.run(['--help'])
@@ -223,11 +246,15 @@ describe('check on slide folders', () => {
       '--budget <s>',
       '--reporter <name[=file]>',
       '--output <file>',
+      '--pictures <dir>',
+      '--picture-width <px>',
+      '--layout',
+      '--fail-on <what>',
     ])
       expect(help.stdout).toContain(flag)
     expect(help.stdout).toContain('env: PRESENTATION_API_KEY')
     expect(help.stdout).toContain(
-      'Exit codes (one table with presentation-conformance): 0 every slide rendered; 1 a slide did not render; 2 usage',
+      'Exit codes (one table with presentation-conformance): 0 every slide rendered (and, with --fail-on layout, no layout finding); 1 a slide did not render',
     )
   })
 })

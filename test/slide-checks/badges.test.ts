@@ -14,7 +14,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildEmulator, type PresentationEmulatorBase } from '../../src/create-emulator.js'
 import { checkKey, MAX_CHECKED_SLIDES, MAX_KEYS_PER_SLIDE, SlideCheckResults } from '../../src/model/check-results.js'
-import type { SlideChecker, SlideCheckInput, SlideCheckResult } from '../../src/model/slide-checker.js'
+import type { LayoutFinding, SlideChecker, SlideCheckInput, SlideCheckResult } from '../../src/model/slide-checker.js'
 import { loadMswHttp } from '../../src/node/ways-in.js'
 import type { ProjectConfig, SlideFiles } from '../../src/schemas/index.js'
 import { WEB_MOUNTS } from '../../web/mounts.js'
@@ -130,7 +130,7 @@ class CountingChecker implements SlideChecker {
   readonly available = true
   checks = 0
   /** Layout findings to add to every rendered result (as a checker with a browser reports them). */
-  layout: unknown[] | undefined
+  layout: LayoutFinding[] | undefined
   async check(input: SlideCheckInput): Promise<SlideCheckResult> {
     this.checks += 1
     if (input.files['slide.tsx'].includes('BROKEN')) return structuredClone(THROWS)

@@ -20,11 +20,31 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Playwright from 'playwright-core'
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
+import { type LayoutFinding, MIN_TEXT_PX } from '../../src/model/slide-checker.js'
+import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../render/limits.js'
 import type { RenderSlide } from '../render/protocol.js'
 import { CHECK_ORIGIN, HARNESS_GLOBAL, HARNESS_PATH, type HarnessAnswer, harnessDocument, harnessHeaders } from './harness.js'
+import { type LayoutMeasureInput, MAX_FINDINGS_PER_CODE, measureLayout } from './layout.js'
 
-/** Where Chromium is looked for unless `CHROMIUM_PATH` says otherwise (Debian's `chromium` package). */
+/** Where Chromium is looked for first when neither an option nor `CHROMIUM_PATH` names one (Debian's `chromium` package). */
 export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium'
+
+/**
+ * The usual install locations, in the order they are tried when neither the
+ * `executablePath` option nor `CHROMIUM_PATH` names the browser: Debian's and
+ * Ubuntu's packages, Google Chrome, a snap, and the macOS applications.
+ */
+export const USUAL_CHROMIUM_PATHS: readonly string[] = [
+  DEFAULT_CHROMIUM_PATH,
+  '/usr/bin/chromium-browser',
+  '/usr/lib/chromium/chromium',
+  '/snap/bin/chromium',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/opt/google/chrome/chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+]
 
 /** The module name, in a variable: bundlers leave the import alone, so playwright-core stays an optional install. */
 const PLAYWRIGHT_MODULE = 'playwright-core'
@@ -34,14 +54,35 @@ export interface RequestHandlerHost {
   handle(request: EmulatorRequest): Promise<EmulatorResponse>
 }
 
-/** Where Chromium is: the given path, else `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
-export function chromiumPath(given?: string): string {
-  return given ?? process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH
+/**
+ * Where Chromium is: the given path, else `CHROMIUM_PATH`, else the first of
+ * `USUAL_CHROMIUM_PATHS` that exists (`/usr/bin/chromium` when none does, so
+ * the refusal names a path). `exists` is for tests.
+ */
+export function chromiumPath(given?: string, exists: (path: string) => boolean = existsSync): string {
+  const named = given ?? process.env.CHROMIUM_PATH
+  if (named !== undefined && named !== '') return named
+  return USUAL_CHROMIUM_PATHS.find((path) => exists(path)) ?? DEFAULT_CHROMIUM_PATH
 }
 
-/** Why a slide cannot be checked without a browser, and how to provide one. */
+/** Why a slide cannot be pictured or measured without a browser, and how to provide one. */
 export function noBrowserMessage(reason: string): string {
-  return `The slide checker needs headless Chromium and playwright-core: ${reason}. Install Debian's package (apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium executable, and install playwright-core (npm install playwright-core).`
+  return `slide pictures and layout findings need headless Chromium and playwright-core: ${reason}. Give the browser's path (createEmulator's chromiumPath option, the checker's executablePath, or the CHROMIUM_PATH environment variable), or install it where it is looked for (${USUAL_CHROMIUM_PATHS.slice(0, 4).join(', ')}, …; on Debian: apt-get update && apt-get install -y chromium), and install playwright-core (npm install playwright-core). Data checks need neither.`
+}
+
+/** Whether the note that Chromium runs without its sandbox (as root) has been written to stderr. */
+let rootNoted = false
+
+/** Says once per process, on stderr, that Chromium runs without its own sandbox because the process runs as root (`uid` 0). */
+export function noteRootSandbox(
+  write: (text: string) => void = (text) => process.stderr.write(text),
+  uid: number | undefined = process.getuid?.(),
+): void {
+  if (rootNoted || uid !== 0) return
+  rootNoted = true
+  write(
+    'presentation-emulator: the slide checker runs Chromium with --no-sandbox because this process runs as root (Chromium’s own sandbox cannot start as root); slide code still runs only in the renderer’s sandboxed frame and locked workers. Run as another user to keep Chromium’s sandbox.\n',
+  )
 }
 
 /** The flags the checker launches Chromium with (those of the browser tests); `--no-sandbox` only when running as root, where Chromium's sandbox cannot start. */
@@ -58,6 +99,8 @@ export function chromiumArgs(): string[] {
     '--no-first-run',
     '--no-default-browser-check',
     '--mute-audio',
+    '--disable-frame-rate-limit',
+    '--disable-gpu-vsync',
     // No name resolves: whatever the routing did not answer cannot reach any host.
     '--host-resolver-rules=MAP * ~NOTFOUND',
   ]
@@ -85,19 +128,89 @@ function dropStream(response: EmulatorResponse): void {
     ?.catch(() => undefined)
 }
 
-/** A browser serving checks: renders through the harness, pictures of its display frame. */
+/** What to show in a display frame: the renderer's sanitised markup, the deck's stylesheet, the images the slide may load. */
+export interface ShownSlide {
+  html: string
+  css: string
+  /** The images its content names (the display frame's policy allows exactly these besides `data:`). */
+  images: readonly string[]
+}
+
+/** What a look at a shown slide takes: its layout findings, a PNG of it, or both. */
+export interface ViewRequest {
+  /** The display frame's size in pixels (the slide's box scaled to it). */
+  width: number
+  height: number
+  layout: boolean
+  picture: boolean
+}
+
+/** A browser serving checks: renders through the harness, looks at its display frame. */
 export interface CheckSession {
+  /** The Chromium executable this session runs. */
+  readonly executablePath: string
   /** False once the browser or its page has gone (closed, crashed). */
   readonly alive: boolean
   /** Requests to another origin the browser tried and the routing aborted. */
   readonly blockedRequests: readonly string[]
+  /** Every request the browser made (seen at the browser, before the routing), by origin (`data:` and `about:` left out). */
+  readonly requestsByOrigin: ReadonlyMap<string, number>
+  /** The documents (pages and frames) the browser loaded, by path: one renderer frame serves every slide. */
+  readonly documentLoads: ReadonlyMap<string, number>
   /** Console errors and uncaught errors of the harness and its frames (a policy refusing something, say). */
   readonly errors: readonly string[]
   render(slide: RenderSlide, props: Record<string, unknown>): Promise<HarnessAnswer>
-  /** A PNG of sanitised markup shown with `css` in a display frame of `width` × `height`. */
-  picture(html: string, css: string, width: number, height: number): Promise<Uint8Array>
+  /** Shows `slide` in a display frame of `request.width` × `request.height` and measures its layout, takes a PNG, or both. */
+  view(slide: ShownSlide, request: ViewRequest): Promise<{ layout?: LayoutFinding[]; png?: Uint8Array }>
   close(): Promise<void>
 }
+
+/** What the session rejects with when the browser cannot be found or started: the path tried, and how to provide one. */
+export class BrowserUnavailableError extends Error {
+  readonly executablePath: string
+  constructor(executablePath: string, message: string) {
+    super(message)
+    this.name = 'BrowserUnavailableError'
+    this.executablePath = executablePath
+  }
+}
+
+/**
+ * What the checker runs in a display frame before it takes its picture: it
+ * waits for the slide's box to be scaled to the frame (a frame whose first
+ * layout ran before it had its size scales the box to nothing until its
+ * next resize, which a frame that keeps its size never gets: the script
+ * sends it one) and for its images to load or fail (at most
+ * `IMAGE_WAIT_MS`), then measures the layout when asked (`measureLayout`),
+ * else answers null. Measuring lays the frame out and a screenshot paints
+ * it, so nothing waits for a paint. Sent as text, with a `__name` that does
+ * nothing: a loader that keeps function names (tsx, esbuild's keepNames)
+ * wraps inner functions in a helper the frame does not have.
+ */
+function lookScript(width: number, layout: LayoutMeasureInput | undefined): string {
+  return `(async (__name) => {
+  const root = document.getElementById('slide-root');
+  const fits = () => root !== null && Math.abs(root.getBoundingClientRect().width - ${width}) < 1;
+  for (let tries = 0; !fits() && tries < 20; tries++) {
+    window.dispatchEvent(new Event('resize'));
+    await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  }
+  if (document.images.length > 0)
+    await Promise.race([
+      Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, ${IMAGE_WAIT_MS})),
+    ]);
+  return ${layout === undefined ? 'null' : `(${measureLayout.toString()})(${JSON.stringify(layout)})`};
+})((f) => f)`
+}
+
+/**
+ * Added to the slide's stylesheet in the checker's display frame: every
+ * animation jumps to its end and no transition runs, so a picture (and the
+ * layout measured) does not depend on when it was taken.
+ */
+export const STILL_CSS =
+  '*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;animation-iteration-count:1!important;transition:none!important;caret-color:transparent!important}'
 
 /** How long a picture waits for the images of the slide it shows. */
 const IMAGE_WAIT_MS = 5_000
@@ -105,13 +218,14 @@ const IMAGE_WAIT_MS = 5_000
 /** Launches Chromium with a fresh profile, routes its requests, and opens the harness. Rejects, saying how to fix it, without Chromium or playwright-core. */
 export async function openSession(host: RequestHandlerHost, options: { executablePath?: string } = {}): Promise<CheckSession> {
   const executablePath = chromiumPath(options.executablePath)
-  if (!existsSync(executablePath)) throw new Error(noBrowserMessage(`no Chromium at ${executablePath}`))
+  if (!existsSync(executablePath)) throw new BrowserUnavailableError(executablePath, noBrowserMessage(`no Chromium at ${executablePath}`))
   let playwright: typeof Playwright
   try {
     playwright = (await import(/* @vite-ignore */ PLAYWRIGHT_MODULE)) as typeof Playwright
   } catch (error) {
-    throw new Error(noBrowserMessage(`playwright-core could not be loaded (${(error as Error).message})`))
+    throw new BrowserUnavailableError(executablePath, noBrowserMessage(`playwright-core could not be loaded (${(error as Error).message})`))
   }
+  noteRootSandbox()
   const profile = await mkdtemp(join(tmpdir(), 'presentation-emulator-check-'))
   let context: Playwright.BrowserContext
   try {
@@ -129,12 +243,17 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
     })
   } catch (error) {
     await rm(profile, { recursive: true, force: true })
-    throw new Error(noBrowserMessage(`Chromium at ${executablePath} did not start (${(error as Error).message.split('\n')[0]})`))
+    throw new BrowserUnavailableError(
+      executablePath,
+      noBrowserMessage(`Chromium at ${executablePath} did not start (${(error as Error).message.split('\n')[0]})`),
+    )
   }
   // A process that exits without closing the checker leaves no profile behind (Playwright ends the browser itself).
   const removeProfile = () => rmSync(profile, { recursive: true, force: true })
   process.once('exit', removeProfile)
   let alive = true
+  const requestsByOrigin = new Map<string, number>()
+  const documentLoads = new Map<string, number>()
   const blocked: string[] = []
   const errors: string[] = []
   const note = (list: string[], text: string) => {
@@ -177,10 +296,16 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
         }
         const response = await host.handle(await emulatorRequest(request, url))
         dropStream(response)
+        const bytes = response.bytes
         await route.fulfill({
           status: response.status,
           headers: response.headers,
-          body: response.stream === undefined ? (response.body ?? '') : '',
+          body:
+            bytes !== undefined
+              ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+              : response.stream === undefined
+                ? (response.body ?? '')
+                : '',
         })
       } catch {
         // The page went away mid-request (a closing browser): nothing to answer.
@@ -189,6 +314,22 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
     })
     context.on('close', () => {
       alive = false
+    })
+    // Every request, as the browser makes it (before the routing answers or aborts it): what a test counts.
+    context.on('request', (request) => {
+      let origin: string
+      try {
+        const url = new URL(request.url())
+        if (url.protocol === 'data:' || url.protocol === 'about:' || url.protocol === 'blob:') return
+        origin = url.origin === 'null' ? `${url.protocol}` : url.origin
+      } catch {
+        origin = 'unparsable'
+      }
+      requestsByOrigin.set(origin, (requestsByOrigin.get(origin) ?? 0) + 1)
+      if (request.resourceType() === 'document') {
+        const path = URL.canParse(request.url()) ? new URL(request.url()).pathname : request.url()
+        documentLoads.set(path, (documentLoads.get(path) ?? 0) + 1)
+      }
     })
     const page = context.pages()[0] ?? (await context.newPage())
     page.on('crash', () => {
@@ -206,15 +347,26 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
     await page.goto(`${CHECK_ORIGIN}${HARNESS_PATH}`, { waitUntil: 'load' })
     await page.waitForFunction((name) => name in window, HARNESS_GLOBAL)
 
-    /** Pictures one at a time: each sets the page's viewport. */
-    let pictures: Promise<unknown> = Promise.resolve()
+    /** Views one at a time: each sets the page's viewport. */
+    let views: Promise<unknown> = Promise.resolve()
+    /** The display frame the harness shows slides in, while it keeps the same one. */
+    let displayFrame: Playwright.Frame | undefined
+    /** The DevTools session the pictures are taken through (the browser's own PNG encoder, set for speed). */
+    let cdp: Playwright.CDPSession | undefined
 
     return {
+      executablePath,
       get alive() {
         return alive
       },
       get blockedRequests() {
         return blocked
+      },
+      get requestsByOrigin() {
+        return requestsByOrigin
+      },
+      get documentLoads() {
+        return documentLoads
       },
       get errors() {
         return errors
@@ -225,45 +377,65 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
             (window as unknown as Record<string, { render(s: unknown, p: unknown): Promise<HarnessAnswer> }>)[name]!.render(slide, props),
           { name: HARNESS_GLOBAL, slide, props },
         ),
-      picture(html, css, width, height) {
-        const run = pictures.then(async () => {
-          await page.setViewportSize({ width, height })
-          await page.evaluate(
-            ({ name, html, css, width, height }) =>
-              (window as unknown as Record<string, { show(h: string, c: string, w: number, ht: number): Promise<void> }>)[name]!.show(
-                html,
-                css,
-                width,
-                height,
-              ),
-            { name: HARNESS_GLOBAL, html, css, width, height },
+      view(slide, { width, height, layout, picture }) {
+        const run = views.then(async () => {
+          const viewport = page.viewportSize()
+          if (viewport?.width !== width || viewport.height !== height) await page.setViewportSize({ width, height })
+          const reused = await page.evaluate(
+            ({ name, html, css, width, height, images }) =>
+              (
+                window as unknown as Record<
+                  string,
+                  { show(h: string, c: string, w: number, ht: number, i: readonly string[]): Promise<boolean> }
+                >
+              )[name]!.show(html, css, width, height, images),
+            { name: HARNESS_GLOBAL, html: slide.html, css: `${slide.css}\n${STILL_CSS}`, width, height, images: slide.images },
           )
           try {
-            // The images the slide shows (data: or the emulator's own), loaded before the picture is taken.
-            const frame = await (await page.$('iframe.slide-display'))?.contentFrame()
-            await frame?.evaluate(
-              (ms) =>
-                Promise.race([
-                  Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
-                  new Promise((resolve) => setTimeout(resolve, ms)),
-                ]),
-              IMAGE_WAIT_MS,
-            )
-            const png = await page.screenshot({
-              type: 'png',
-              clip: { x: 0, y: 0, width, height },
-              animations: 'disabled',
-              caret: 'hide',
-              scale: 'css',
-            })
-            return new Uint8Array(png.buffer, png.byteOffset, png.byteLength)
-          } finally {
+            // The display frame, found again only when the harness made a new one.
+            if (!reused || displayFrame === undefined || displayFrame.isDetached()) {
+              displayFrame = (await (await page.$('iframe.slide-display'))?.contentFrame()) ?? undefined
+            }
+            const frame = displayFrame
+            if (frame === undefined) throw new Error('the display frame went away')
+            // Scaled to the frame, its images loaded or failed, and (when asked) measured: one call into the frame.
+            const found = (await frame.evaluate(
+              lookScript(
+                width,
+                layout
+                  ? {
+                      rootId: 'slide-root',
+                      slideWidth: SLIDE_WIDTH,
+                      slideHeight: SLIDE_HEIGHT,
+                      minTextPx: MIN_TEXT_PX,
+                      maxPerCode: MAX_FINDINGS_PER_CODE,
+                    }
+                  : undefined,
+              ),
+            )) as LayoutFinding[] | null
+            let png: Uint8Array | undefined
+            if (picture) {
+              cdp ??= await context.newCDPSession(page)
+              const shot = (await cdp.send('Page.captureScreenshot', {
+                format: 'png',
+                clip: { x: 0, y: 0, width, height, scale: 1 },
+                captureBeyondViewport: false,
+                fromSurface: true,
+                optimizeForSpeed: true,
+              } as never)) as { data: string }
+              const bytes = Buffer.from(shot.data, 'base64')
+              png = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+            }
+            return { ...(found === null ? {} : { layout: found }), ...(png === undefined ? {} : { png }) }
+          } catch (error) {
+            // A display frame that failed is not shown again: the next view makes a new one.
             await page
               .evaluate((name) => (window as unknown as Record<string, { clear(): void }>)[name]!.clear(), HARNESS_GLOBAL)
               .catch(() => undefined)
+            throw error
           }
         })
-        pictures = run.catch(() => undefined)
+        views = run.catch(() => undefined)
         return run
       },
       close,

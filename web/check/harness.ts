@@ -24,6 +24,7 @@
 import { createHash } from 'node:crypto'
 import { RENDER_VERSION } from '../generated/render-scripts.js'
 import {
+  IMAGE_PARAM,
   MAX_MARKUP_CHARS,
   RENDER_ASSET_PATH,
   RENDER_ASSETS,
@@ -62,6 +63,7 @@ const constants = {
   files: ['slide.tsx', 'slide.content.json', 'slide.controls.json'],
   slide: { width: SLIDE_WIDTH, height: SLIDE_HEIGHT },
   global: HARNESS_GLOBAL,
+  imageParam: IMAGE_PARAM,
 }
 
 /**
@@ -239,12 +241,21 @@ function clear() {
   displayWaiter = null;
 }
 
-/* Shows sanitised markup with the deck's stylesheet in a display frame of width × height at the top left; resolves once it is shown. */
-function show(html, css, width, height) {
-  clear();
-  const node = frame(C.display, 'Slide');
-  node.className = 'slide-display';
-  Object.assign(node.style, { width: width + 'px', height: height + 'px', zIndex: '1', background: 'transparent' });
+/* Shows sanitised markup with the deck's stylesheet in a display frame of width × height at the top left (allowed to load the images
+   its content names, as the editor's stage is); resolves once it is shown, with whether the frame was the one shown before. A
+   display frame of the same size and images is kept and shown again (one frame serves a deck of the same picture size). */
+function show(html, css, width, height, images) {
+  let src = C.display;
+  for (const image of Array.isArray(images) ? images : []) if (typeof image === 'string') src += '&' + C.imageParam + '=' + encodeURIComponent(image);
+  const key = width + 'x' + height + ' ' + src;
+  const reuse = display !== null && display.dataset.key === key && displayWaiter === null;
+  if (!reuse) clear();
+  const node = reuse ? display : frame(src, 'Slide');
+  if (!reuse) {
+    node.className = 'slide-display';
+    node.dataset.key = key;
+    Object.assign(node.style, { width: width + 'px', height: height + 'px', zIndex: '1', background: 'transparent' });
+  }
   const seq = ++displaySeq;
   display = node;
   return new Promise((resolve, reject) => {
@@ -262,10 +273,11 @@ function show(html, css, width, height) {
       shown() {
         clearTimeout(timer);
         displayWaiter = null;
-        resolve();
+        resolve(reuse);
       },
     };
-    document.body.append(node);
+    if (reuse) displayWaiter.loaded();
+    else document.body.append(node);
   });
 }
 

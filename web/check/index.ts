@@ -31,13 +31,30 @@
  * both as one `SlideChecker` (`WebSlideChecker`).
  */
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
-import type { SlideCheckInput, SlideChecker, SlideCheckResult, SlidePictureOptions } from '../../src/model/slide-checker.js'
+import type {
+  SlideCheckInput,
+  SlideCheckOptions,
+  SlideChecker,
+  SlideCheckResult,
+  SlideInspection,
+  SlideInspectOptions,
+  SlidePictureOptions,
+} from '../../src/model/slide-checker.js'
 import type { PageHost } from '../pages/page-server.js'
-import { type CheckSession, openSession } from './browser.js'
+import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../render/limits.js'
+import { BrowserUnavailableError, type CheckSession, chromiumPath, openSession, type ShownSlide } from './browser.js'
 import { NodeSlideChecker, type NodeSlideCheckerOptions } from './node/checker.js'
 import { checkPictureWidth, pictureHeight, prepareSlide, resultOf } from './prepare.js'
 
-export { chromiumArgs, chromiumPath, DEFAULT_CHROMIUM_PATH, noBrowserMessage } from './browser.js'
+export {
+  BrowserUnavailableError,
+  chromiumArgs,
+  chromiumPath,
+  DEFAULT_CHROMIUM_PATH,
+  noBrowserMessage,
+  USUAL_CHROMIUM_PATHS,
+} from './browser.js'
+export { MAX_FINDINGS_PER_CODE, measureLayout } from './layout.js'
 export { CHECK_ORIGIN, HARNESS_PATH } from './harness.js'
 export { CHECKER_HEAP_MB, MAX_QUEUED_CHECKS, NodeSlideChecker, SlideCheckerBusyError } from './node/checker.js'
 export { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH, pictureHeight } from './prepare.js'
@@ -47,12 +64,21 @@ export interface SlideCheckHost extends PageHost {
   handle(request: EmulatorRequest): Promise<EmulatorResponse>
 }
 
-/** How to find the browser (by default `CHROMIUM_PATH`, else `/usr/bin/chromium`), and the Node checker's ceilings. */
+/** How to find the browser (by default `CHROMIUM_PATH`, else the usual install locations), and the Node checker's ceilings. */
 export interface SlideCheckerOptions {
-  /** The Chromium executable. */
+  /** The Chromium executable (default: `CHROMIUM_PATH`, else the first of `USUAL_CHROMIUM_PATHS` that exists). */
   executablePath?: string
   /** The Node checker's process. */
   node?: NodeSlideCheckerOptions
+}
+
+/** What the checker's browser saw: requests it tried to other origins (each aborted), every request by origin, errors of its pages. */
+export interface BrowserDiagnostics {
+  blockedRequests: readonly string[]
+  requestsByOrigin: Record<string, number>
+  /** Documents (pages, frames) loaded, by path. */
+  documentLoads: Record<string, number>
+  errors: readonly string[]
 }
 
 /** What `picture` rejects with when the slide did not render: the check's result says why. */
@@ -88,9 +114,14 @@ export class BrowserSlideChecker implements SlideChecker {
    * origins it tried (each refused), and console or uncaught errors of the
    * harness and its frames. Empty before the browser starts.
    */
-  async diagnostics(): Promise<{ blockedRequests: readonly string[]; errors: readonly string[] }> {
+  async diagnostics(): Promise<BrowserDiagnostics> {
     const session = await this.#session?.catch(() => undefined)
-    return { blockedRequests: [...(session?.blockedRequests ?? [])], errors: [...(session?.errors ?? [])] }
+    return {
+      blockedRequests: [...(session?.blockedRequests ?? [])],
+      requestsByOrigin: Object.fromEntries(session?.requestsByOrigin ?? []),
+      documentLoads: Object.fromEntries(session?.documentLoads ?? []),
+      errors: [...(session?.errors ?? [])],
+    }
   }
 
   /** The browser session, started on first use and again after it has gone (a crash); rejects without Chromium. */
@@ -104,6 +135,11 @@ export class BrowserSlideChecker implements SlideChecker {
     })
   }
 
+  /** The browser's path as the session was (or would be) started with. */
+  #executablePath(): string {
+    return chromiumPath(this.#options.executablePath)
+  }
+
   #start(): Promise<CheckSession> {
     const starting = openSession(this.#host, this.#options)
     // A failed start is not kept: the next check tries again (Chromium installed meanwhile, say).
@@ -113,7 +149,8 @@ export class BrowserSlideChecker implements SlideChecker {
     return starting
   }
 
-  async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; html?: string; css?: string }> {
+  /** The slide rendered in the browser's renderer frame: its result, and what a display frame shows of it when it rendered. */
+  async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; shown?: ShownSlide; browserDied?: string }> {
     const prepared = prepareSlide(this.#host, input)
     if (!prepared.ready) return { result: prepared.result }
     const { data, css } = prepared
@@ -127,28 +164,70 @@ export class BrowserSlideChecker implements SlideChecker {
     } catch (error) {
       if (this.#closed) throw new Error('the slide checker was closed during the check')
       // The browser or its page went away under this check (a crash): it says so; the next check starts another.
-      answer = {
-        ok: false,
-        error: { kind: 'crashed', message: `The checker's browser stopped during the render: ${(error as Error).message.split('\n')[0]}` },
-      }
+      const why = (error as Error).message.split('\n')[0] ?? ''
+      answer = { ok: false, error: { kind: 'crashed', message: `The checker's browser stopped during the render: ${why}` } }
+      const result = resultOf(answer, data.notes)
+      return { result, browserDied: `the checker's browser (${session.executablePath}) stopped during the render: ${why}` }
     }
     const result = resultOf(answer, data.notes)
-    return answer.ok ? { result, html: answer.html, css } : { result }
+    return answer.ok ? { result, shown: { html: answer.html, css, images: data.images } } : { result }
   }
 
-  /** Renders the slide as the editor does and reports the outcome. */
-  async check(input: SlideCheckInput): Promise<SlideCheckResult> {
-    return (await this.#render(input)).result
+  /**
+   * Renders the slide as the editor does, in the browser, and reports the
+   * outcome; with `layout`, shown in a display frame at the slide's own size
+   * and measured (`SlideCheckResult.layout`). Rejects (`BrowserUnavailableError`) without a browser.
+   */
+  async check(input: SlideCheckInput, options: SlideCheckOptions = {}): Promise<SlideCheckResult> {
+    return (await this.inspect(input, { layout: options.layout === true })).result
   }
 
-  /** A PNG of the rendered slide, `width` (320 to 3840) pixels wide and `width × 9/16` high; rejects with `SlideNotRenderedError` when it does not render. */
+  /**
+   * A PNG of the rendered slide, `width` (320 to 3840) pixels wide and
+   * `width × 9/16` high; rejects with `SlideNotRenderedError` when it does
+   * not render.
+   */
   async picture(input: SlideCheckInput, options: SlidePictureOptions): Promise<Uint8Array> {
-    const width = checkPictureWidth(options?.width)
-    await this.#browser()
+    const { result, png } = await this.inspect(input, { pictureWidth: checkPictureWidth(options?.width) })
+    if (png === undefined) throw new SlideNotRenderedError(result)
+    return png
+  }
+
+  /**
+   * One render in the browser's renderer frame and, when it rendered and
+   * something is asked, one look at it in a display frame: its layout
+   * findings (`layout`) and a PNG `pictureWidth` pixels wide, both from the
+   * same frame (at the slide's own 1280 × 720 without a picture).
+   */
+  async inspect(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection> {
+    const width = options.pictureWidth === undefined ? undefined : checkPictureWidth(options.pictureWidth)
+    const layout = options.layout === true
     const rendered = await this.#render(input)
-    if (rendered.html === undefined || rendered.css === undefined) throw new SlideNotRenderedError(rendered.result)
+    // A picture or a layout the browser could not take because it died is the browser's failure, not the slide's.
+    if (rendered.browserDied !== undefined && (layout || width !== undefined)) {
+      throw new BrowserUnavailableError(this.#executablePath(), `${rendered.browserDied}; the next picture starts another`)
+    }
+    if (rendered.shown === undefined || (!layout && width === undefined)) return { result: rendered.result }
     const session = await this.#browser()
-    return session.picture(rendered.html, rendered.css, width, pictureHeight(width))
+    let viewed: Awaited<ReturnType<CheckSession['view']>>
+    try {
+      viewed = await session.view(rendered.shown, {
+        width: width ?? SLIDE_WIDTH,
+        height: width === undefined ? SLIDE_HEIGHT : pictureHeight(width),
+        layout,
+        picture: width !== undefined,
+      })
+    } catch (error) {
+      if (this.#closed) throw new Error('the slide checker was closed during the picture')
+      throw new BrowserUnavailableError(
+        session.executablePath,
+        `the checker's browser (${session.executablePath}) failed while showing the slide: ${(error as Error).message.split('\n')[0]}${session.alive ? '' : '; it stopped, and the next picture starts another'}`,
+      )
+    }
+    return {
+      result: layout ? { ...rendered.result, layout: viewed.layout ?? [] } : rendered.result,
+      ...(viewed.png === undefined ? {} : { png: viewed.png }),
+    }
   }
 
   /** Ends the browser (and deletes its profile); the checker answers no more checks. */
@@ -176,9 +255,13 @@ export class WebSlideChecker implements SlideChecker {
     this.browser = new BrowserSlideChecker(host, options)
   }
 
-  /** Renders the slide as the editor does, in the Node checker's process, and reports the outcome. */
-  check(input: SlideCheckInput): Promise<SlideCheckResult> {
-    return this.data.check(input)
+  /**
+   * Renders the slide as the editor does and reports the outcome: in the
+   * Node checker's process, or with `layout` in the browser (which measures
+   * what the Node engine cannot see).
+   */
+  check(input: SlideCheckInput, options: SlideCheckOptions = {}): Promise<SlideCheckResult> {
+    return options.layout === true ? this.browser.check(input, options) : this.data.check(input)
   }
 
   /** A PNG of the rendered slide, taken by the browser engine (`BrowserSlideChecker.picture`). */
@@ -186,8 +269,13 @@ export class WebSlideChecker implements SlideChecker {
     return this.browser.picture(input, options)
   }
 
+  /** One render in the browser: its result, layout findings and picture, as asked (`BrowserSlideChecker.inspect`). */
+  inspect(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection> {
+    return this.browser.inspect(input, options)
+  }
+
   /** What the browser engine saw that should not happen (`BrowserSlideChecker.diagnostics`). */
-  diagnostics(): Promise<{ blockedRequests: readonly string[]; errors: readonly string[] }> {
+  diagnostics(): Promise<BrowserDiagnostics> {
     return this.browser.diagnostics()
   }
 

@@ -6,16 +6,30 @@
  * runs as before.
  */
 import type { SlideChecker } from '../../src/model/slide-checker.js'
-import type { SlideCheckHost } from './index.js'
+import type { BrowserDiagnostics, SlideCheckHost, WebSlideChecker } from './index.js'
+
+/** The lazy checker: the port, and what its browser saw (nothing before it starts). */
+export interface LazySlideChecker extends SlideChecker {
+  diagnostics(): Promise<BrowserDiagnostics>
+}
 
 /** A `SlideChecker` for `host` that loads the web room's checker (`./index.ts`) on first use. */
-export function lazySlideChecker(host: SlideCheckHost): SlideChecker {
-  let loading: Promise<SlideChecker> | undefined
-  const checker = () => (loading ??= import('./index.js').then(({ createSlideChecker }) => createSlideChecker(host)))
+export function lazySlideChecker(host: SlideCheckHost): LazySlideChecker {
+  let loading: Promise<WebSlideChecker> | undefined
+  const checker = () =>
+    (loading ??= import('./index.js').then(({ createSlideChecker }) => {
+      // The emulator's `chromiumPath` option, when it has one (else CHROMIUM_PATH, else the usual locations): read on first
+      // use, since the emulator builds its checker before its options are set.
+      const executablePath = (host as { chromiumPath?: string }).chromiumPath
+      return createSlideChecker(host, executablePath === undefined ? {} : { executablePath })
+    }))
   return {
     available: true,
-    check: async (input) => (await checker()).check(input),
+    check: async (input, options) => (await checker()).check(input, options),
     picture: async (input, options) => (await checker()).picture(input, options),
+    inspect: async (input, options) => (await checker()).inspect(input, options),
+    diagnostics: async () =>
+      loading === undefined ? { blockedRequests: [], requestsByOrigin: {}, documentLoads: {}, errors: [] } : (await loading).diagnostics(),
     // A checker never used has nothing to end.
     close: async () => {
       if (loading !== undefined) await (await loading).close()

@@ -6,6 +6,7 @@
  * read as a `SlideCheckResult`.
  */
 import type { SlideCheckError, SlideCheckInput, SlideCheckResult, SlideCheckStatus } from '../../src/model/slide-checker.js'
+import { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from '../../src/model/slide-checks.js'
 import { SLIDE_FILE_NAMES } from '../../src/schemas/slide.js'
 import { type PageHost, transpilerOf } from '../pages/page-server.js'
 import { deckFrameCss } from '../pages/viewer.js'
@@ -14,9 +15,8 @@ import type { RenderErrorKind } from '../render/protocol.js'
 import { type SlideRenderData, slideRenderData } from '../render/slide-render.js'
 import { CHECK_ORIGIN, type HarnessAnswer } from './harness.js'
 
-/** The narrowest and widest picture the checker takes, in pixels. */
-export const MIN_PICTURE_WIDTH = 320
-export const MAX_PICTURE_WIDTH = 3840
+/** The narrowest and widest picture the checker takes, in pixels (the core's bounds). */
+export { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH }
 
 /** A slide ready for the renderer, or the result of a slide that cannot run. */
 export type PreparedSlide =

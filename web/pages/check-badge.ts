@@ -20,10 +20,9 @@ const STATUS_WORDS: Record<SlideCheckResult['status'], { mark: string; label: st
   crashed: { mark: '✕', label: 'Crashed', sentence: 'Last check: the checker crashed' },
 }
 
-/** The layout findings a result carries, when the check had a browser (issue 33's layout findings): counted, not read. */
+/** The layout findings a result carries, when the check had a browser counted, not read. */
 function layoutFindings(result: SlideCheckResult): number {
-  const layout = (result as { layout?: unknown }).layout
-  return Array.isArray(layout) ? layout.length : 0
+  return result.layout?.length ?? 0
 }
 
 /** What a badge says, as one sentence: the status, the error (kind, where, message), the layout findings. */
