@@ -343,7 +343,10 @@ describe('badges through the emulator', () => {
 
   it('counts layout findings on the badge when a result carries them', async () => {
     const checker = new CountingChecker()
-    checker.layout = [{ kind: 'overflow' }, { kind: 'small-text' }]
+    checker.layout = [
+      { code: 'outside-slide', message: 'an element reaches past the slide' },
+      { code: 'text-too-small', message: 'text under 12 px' },
+    ]
     const { emulator, text, slideIds } = await served(checker)
     const [first] = await slideIds()
     await emulator.control.checkSlides('welcome-deck', { slideIds: [first!] })
