@@ -288,6 +288,8 @@ export class SlideCheckService {
     return this.#queued(() =>
       this.#inTurn(async () => {
         try {
+          // Every slide rendered in one call into the browser, then each looked at: no round trip between renders.
+          checker.renderAhead?.(slides.map(({ input }) => input))
           const result = await checkDeck(
             checker,
             slug,

@@ -121,6 +121,12 @@ export interface SlideChecker {
    * pictures take a check and a picture of each slide.
    */
   inspect?(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection>
+  /**
+   * Starts rendering `inputs` (a deck about to be inspected, in order) all
+   * at once, for the `inspect` of each same input object that follows.
+   * Optional, and only a speed-up: `inspect` renders what was not rendered ahead.
+   */
+  renderAhead?(inputs: readonly SlideCheckInput[]): void
   close(): Promise<void>
 }
 

@@ -160,6 +160,8 @@ export interface CheckSession {
   /** Console errors and uncaught errors of the harness and its frames (a policy refusing something, say). */
   readonly errors: readonly string[]
   render(slide: RenderSlide, props: Record<string, unknown>): Promise<HarnessAnswer>
+  /** Renders several slides in one call into the page (the renderer frame takes them one after another): their answers, in order. */
+  renderMany(slides: ReadonlyArray<{ slide: RenderSlide; props: Record<string, unknown> }>): Promise<HarnessAnswer[]>
   /** Shows `slide` in a display frame of `request.width` × `request.height` and measures its layout, takes a PNG, or both. */
   view(slide: ShownSlide, request: ViewRequest): Promise<{ layout?: LayoutFinding[]; png?: Uint8Array }>
   close(): Promise<void>
@@ -376,6 +378,14 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
           ({ name, slide, props }) =>
             (window as unknown as Record<string, { render(s: unknown, p: unknown): Promise<HarnessAnswer> }>)[name]!.render(slide, props),
           { name: HARNESS_GLOBAL, slide, props },
+        ),
+      renderMany: (slides) =>
+        page.evaluate(
+          ({ name, slides }) => {
+            const harness = (window as unknown as Record<string, { render(s: unknown, p: unknown): Promise<HarnessAnswer> }>)[name]!
+            return Promise.all(slides.map(({ slide, props }) => harness.render(slide, props)))
+          },
+          { name: HARNESS_GLOBAL, slides: [...slides] },
         ),
       view(slide, { width, height, layout, picture }) {
         const run = views.then(async () => {

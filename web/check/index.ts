@@ -43,6 +43,7 @@ import type {
 import type { PageHost } from '../pages/page-server.js'
 import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../render/limits.js'
 import { BrowserUnavailableError, type CheckSession, chromiumPath, openSession, type ShownSlide } from './browser.js'
+import type { HarnessAnswer } from './harness.js'
 import { NodeSlideChecker, type NodeSlideCheckerOptions } from './node/checker.js'
 import { checkPictureWidth, pictureHeight, prepareSlide, resultOf } from './prepare.js'
 
@@ -149,8 +150,61 @@ export class BrowserSlideChecker implements SlideChecker {
     return starting
   }
 
+  /**
+   * Renders `inputs` in the browser in one call into the page (a deck's
+   * pictures: the renderer frame takes them one after another, with no
+   * round trip between them), kept for the `inspect` of the same input
+   * objects that follows. Nothing is rendered twice: an input's `inspect`
+   * takes its answer from here. A failure here is not kept: each slide's
+   * `inspect` then renders it alone, and says what failed.
+   */
+  renderAhead(inputs: readonly SlideCheckInput[]): void {
+    const ready = inputs
+      .map((input) => ({ input, prepared: prepareSlide(this.#host, input) }))
+      .filter(
+        (entry): entry is { input: SlideCheckInput; prepared: Extract<ReturnType<typeof prepareSlide>, { ready: true }> } =>
+          entry.prepared.ready,
+      )
+    if (ready.length === 0) return
+    const answers = this.#browser().then((session) =>
+      session.renderMany(
+        ready.map(({ prepared: { data } }) => ({
+          slide: { code: data.code, mappings: data.mappings, content: data.content, controls: data.controls, images: data.images },
+          props: data.props,
+        })),
+      ),
+    )
+    answers.catch(() => undefined)
+    for (const [index, { input, prepared }] of ready.entries()) {
+      this.#ahead.set(
+        input,
+        answers.then(
+          (all) => ({ prepared, answer: all[index]! }),
+          () => undefined,
+        ),
+      )
+    }
+  }
+
+  /** Renders asked for ahead (`renderAhead`), by input, until their `inspect` takes them. */
+  #ahead = new WeakMap<
+    SlideCheckInput,
+    Promise<{ prepared: Extract<ReturnType<typeof prepareSlide>, { ready: true }>; answer: HarnessAnswer } | undefined>
+  >()
+
   /** The slide rendered in the browser's renderer frame: its result, and what a display frame shows of it when it rendered. */
   async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; shown?: ShownSlide; browserDied?: string }> {
+    const ahead = this.#ahead.get(input)
+    this.#ahead.delete(input)
+    const early = ahead === undefined ? undefined : await ahead
+    if (early !== undefined) {
+      const {
+        prepared: { data, css },
+        answer,
+      } = early
+      const result = resultOf(answer, data.notes)
+      return answer.ok ? { result, shown: { html: answer.html, css, images: data.images } } : { result }
+    }
     const prepared = prepareSlide(this.#host, input)
     if (!prepared.ready) return { result: prepared.result }
     const { data, css } = prepared
@@ -272,6 +326,11 @@ export class WebSlideChecker implements SlideChecker {
   /** One render in the browser: its result, layout findings and picture, as asked (`BrowserSlideChecker.inspect`). */
   inspect(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection> {
     return this.browser.inspect(input, options)
+  }
+
+  /** Renders a deck's slides ahead of their `inspect`, in one call into the browser (`BrowserSlideChecker.renderAhead`). */
+  renderAhead(inputs: readonly SlideCheckInput[]): void {
+    this.browser.renderAhead(inputs)
   }
 
   /** What the browser engine saw that should not happen (`BrowserSlideChecker.diagnostics`). */
