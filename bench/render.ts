@@ -343,7 +343,7 @@ async function checkedSaveRows(rounds: number): Promise<Row[]> {
  */
 export async function pictureRows(options: { rounds: number }): Promise<Row[]> {
   const cold =
-    'pictures of the 30-slide deck in one call (control.slidePictures, 1280 × 720), cold: the checker’s browser start included, ms'
+    'pictures of the 30-slide deck in one call (control.slidePictures, 1280 × 720, with layout as check --pictures), cold: the checker’s browser start included, ms'
   const warm = 'pictures of the 30-slide deck in one call, warm, ms (median; the ratio is the median of the pairs with a thumbnails visit)'
   if (!existsSync(CHROMIUM))
     return [skipped(cold, '≤ 1x', `skipped: no ${CHROMIUM}`), skipped(warm, '(for information)', `skipped: no ${CHROMIUM}`)]
@@ -358,7 +358,8 @@ export async function pictureRows(options: { rounds: number }): Promise<Row[]> {
     await visit(browser, url, 'component')
     const picturesOnce = async () => {
       const started = performance.now()
-      const { result, pictures } = await emulator.control.slidePictures(slug)
+      // As `check --pictures` asks: pictures imply the layout findings, measured in the same look.
+      const { result, pictures } = await emulator.control.slidePictures(slug, { layout: true })
       const elapsed = performance.now() - started
       if (pictures.length !== SLIDES)
         throw new Error(`${SLIDES - pictures.length} slides of the bench deck had no picture (${result.failed} failed)`)
