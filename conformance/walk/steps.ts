@@ -13,6 +13,7 @@
  */
 import fc from 'fast-check'
 import * as z from 'zod'
+import { COLORS } from '../scenarios/config.js'
 
 const index = z.int().min(0).max(1_000_000)
 const ref = z.union([index, z.enum(['prev', 'last', 'twin'])])
@@ -101,24 +102,6 @@ const objectPatch = fc.oneof(
 )
 const patch = fc.oneof({ weight: 5, arbitrary: scalarPatch }, { weight: 2, arbitrary: objectPatch })
 
-const COLORS = {
-  background: '#ffffff',
-  foreground: '#0f172a',
-  card: '#ffffff',
-  'card-foreground': '#0f172a',
-  primary: '#1d4ed8',
-  'primary-foreground': '#ffffff',
-  secondary: '#e2e8f0',
-  'secondary-foreground': '#0f172a',
-  muted: '#f1f5f9',
-  'muted-foreground': '#475569',
-  accent: '#f59e0b',
-  'accent-foreground': '#0f172a',
-  destructive: '#dc2626',
-  'destructive-foreground': '#ffffff',
-  border: '#e2e8f0',
-  input: '#e2e8f0',
-}
 /** A theme with what the spec requires (fontFamily, radius, colors.default), and a radius of its own. */
 const baseTheme = fc
   .constantFrom('0.25rem', '0.5rem', '1rem')

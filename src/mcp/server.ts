@@ -27,7 +27,7 @@ import {
   SetCreditsRequest,
 } from '../control/schemas.js'
 import type { DeckSlide } from '../model/deck-check.js'
-import type { DeckCheckResult } from '../model/slide-checks.js'
+import { type DeckCheckResult, MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from '../model/slide-checks.js'
 import { CheckSlidesRequest } from '../model/slide-check-service.js'
 import { ProjectConfig } from '../schemas/index.js'
 import { OPERATION_IDS } from '../schemas/operation-routes.js'
@@ -58,7 +58,7 @@ export interface McpServerOptions {
 /** A tool's result: text for every host, and the same value as structured content. */
 interface ToolResult {
   [key: string]: unknown
-  content: Array<{ type: 'text'; text: string }>
+  content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }>
   structuredContent?: Record<string, unknown>
   isError?: boolean
 }
@@ -293,6 +293,23 @@ function registerControlTools(server: McpServer, control: ControlClient, session
     wrap('emulator_journal', log, (args) => control.listRequests(args as Parameters<ControlClient['listRequests']>[0])),
   )
   server.registerTool(
+    'emulator_client_report',
+    {
+      description:
+        'The client report (docs/guides/client-report.md): how the calls made with each key (or keyId alone) use the API: polling, the rate limit, generate after a 402 or a timeout, 401s, pagination, the editing indicator, bodies. Each finding has a rule id, a severity, the spec clause and the request ids that show it. since: a request id (req_<n>) or a mark from emulator_mark_client_report.',
+      inputSchema: z.strictObject({ keyId: z.string().min(1).optional(), since: z.string().min(1).optional() }),
+    },
+    wrap('emulator_client_report', log, (args) => control.clientReport(args)),
+  )
+  server.registerTool(
+    'emulator_mark_client_report',
+    {
+      description: 'A mark at the newest request so far: emulator_client_report { since: mark } judges only the calls after it.',
+      inputSchema: none,
+    },
+    wrap('emulator_mark_client_report', log, () => control.markClientReport()),
+  )
+  server.registerTool(
     'emulator_export_state',
     {
       description:
@@ -341,20 +358,32 @@ const SlideFilesInput = z.strictObject({
 /**
  * The slide tools: the one place they are registered (their names are
  * `SLIDE_TOOLS` in `tools.ts`, which the tests and the guide are held to).
- *
- * The picture tool plugs in here, inside `if (control !== undefined)` beside
- * `check_slides` (pictures need the emulator's control plane):
- * `slide_picture { slug, slideId, width? }` calls the control route
- * `POST /_emulator/projects/{slug}/slides/{slideId}/picture` (answering
- * image/png) through `control` (a `slidePicture` added to the HTTP
- * `ControlClient`, so the admin token and errors are handled as for the other
- * routes), and answers `{ content: [{ type: 'image', data: <base64>, mimeType: 'image/png' }] }`;
- * a refusal goes through `errorResult` like the others. Then add
- * `'slide_picture'` to `SLIDE_TOOLS`.
  */
 function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): void {
   const control = backend.control
   if (control !== undefined) {
+    server.registerTool(
+      'slide_picture',
+      {
+        description:
+          'A PNG of one slide as the editor renders it (headless Chromium, the editor’s sandboxed renderer), width pixels wide (320 to 3840, default 1280) and width × 9/16 high, as image content: look at it for text that overflows, clashing colours or an empty slide. A slide that does not render is a tool error (400 SLIDE_DOES_NOT_RENDER, as check_slides reports it); without a browser, a tool error (503 SLIDE_CHECKER_UNAVAILABLE) saying how to provide one (CHROMIUM_PATH).',
+        inputSchema: z.strictObject({
+          slug: z.string().min(1),
+          slideId: z.string().min(1),
+          width: z.number().int().min(MIN_PICTURE_WIDTH).max(MAX_PICTURE_WIDTH).optional(),
+        }),
+      },
+      async ({ slug, slideId, width }): Promise<ToolResult> => {
+        try {
+          const png = await control.slidePicture(slug, slideId, width === undefined ? {} : { width })
+          log('slide_picture: ok')
+          return { content: [{ type: 'image', data: Buffer.from(png).toString('base64'), mimeType: 'image/png' }] }
+        } catch (error) {
+          log('slide_picture: refused')
+          return errorResult(error)
+        }
+      },
+    )
     server.registerTool(
       'check_slides',
       {

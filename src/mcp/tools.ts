@@ -80,17 +80,19 @@ export const CONTROL_TOOLS = [
   'emulator_list_faults',
   'emulator_clear_faults',
   'emulator_journal',
+  'emulator_client_report',
+  'emulator_mark_client_report',
   'emulator_export_state',
   'emulator_import_state',
 ] as const
 
 /**
  * The slide tools. `check_slides` needs the control plane (a project's
- * slides); `check_slide_files` needs only a slide checker. The picture
- * tool (`slide_picture`) joins this list once slide pictures exist; it is
- * registered in `registerSlideTools` (`server.ts`).
+ * slides); `check_slide_files` needs only a slide checker; `slide_picture`
+ * needs the control plane (its picture route) and, to answer, a browser.
+ * Registered in `registerSlideTools` (`server.ts`).
  */
-export const SLIDE_TOOLS = ['check_slides', 'check_slide_files'] as const
+export const SLIDE_TOOLS = ['check_slides', 'slide_picture', 'check_slide_files'] as const
 
 /** The tools that answer with an API key (and may: the caller asked for one). */
 export const KEY_ANSWERING_TOOLS: ReadonlySet<string> = new Set(['emulator_create_account', 'emulator_create_key'])

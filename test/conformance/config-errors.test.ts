@@ -8,15 +8,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main, runConformance, SCENARIOS, type Scenario, summaryText } from '../../conformance/index.js'
+import { runConformance, SCENARIOS, type Scenario, summaryText } from '../../conformance/index.js'
 import { createEmulator } from '../../src/index.js'
+import { kitCli } from '../support/kit-cli.js'
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await main(['node', 'presentation-conformance', ...args], { out: (t) => void (out += t), err: (t) => void (err += t) })
-  return { code, out, err }
-}
+const cli = kitCli
 
 let server: { origin: string; close(): Promise<void> }
 

@@ -9,17 +9,12 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../conformance/index.js'
 import { walkJunit, walkMarkdown } from '../../conformance/walk/report.js'
 import { createEmulator } from '../../src/index.js'
+import { kitCli } from '../support/kit-cli.js'
 import { SEQUENCE_DEFECTS, walkDefect } from '../walk/sequence-defects.js'
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const code = await main(['node', 'presentation-conformance', ...args], { out: (t) => void (out += t), err: (t) => void (err += t) })
-  return { code, out, err }
-}
+const cli = kitCli
 
 let server: { origin: string; close(): Promise<void> }
 

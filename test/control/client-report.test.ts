@@ -12,7 +12,14 @@ import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { ClientReport } from '../../src/model/client-report/index.js'
 import '../../src/vitest/matchers.js'
 import { expectError, harnessPerTest, WAYS } from '../support/harness.js'
-import { type ClientSetup, MISBEHAVING, type MisbehaviourHelpers, referenceClient } from '../support/client-report-clients.js'
+import {
+  type AccountControl,
+  type ClientSetup,
+  clientFor,
+  MISBEHAVING,
+  type MisbehaviourHelpers,
+  referenceClient,
+} from '../support/client-report-clients.js'
 
 type Way = 'library' | 'http'
 type ClockMode = 'real' | 'manual'
@@ -41,8 +48,10 @@ async function start(way: Way, clock: ClockMode): Promise<Run> {
   await emulator.ready()
   let baseUrl = 'http://127.0.0.1:4010/v1'
   let doFetch: typeof fetch = emulator.fetch
-  let control: Pick<typeof emulator.control, 'clientReport' | 'createAccount' | 'setCredits' | 'addFault' | 'completeJob' | 'revokeKey'> =
-    emulator.control
+  let control: Pick<
+    typeof emulator.control,
+    'clientReport' | 'createAccount' | 'createKey' | 'setCredits' | 'addFault' | 'completeJob' | 'revokeKey'
+  > = emulator.control
   if (way === 'http') {
     const server = await emulator.listen({ port: 0 })
     baseUrl = `${server.origin}/v1`
@@ -60,39 +69,7 @@ async function start(way: Way, clock: ClockMode): Promise<Run> {
     report: (query) => control.clientReport(query),
     async account() {
       const account = await control.createAccount({ credits: 10 })
-      const setup: ClientSetup = {
-        baseUrl,
-        apiKey: account.apiKey,
-        fetch: doFetch,
-        sleep,
-        setCredits: async (credits) => {
-          await control.setCredits(account.teamId, { credits })
-        },
-      }
-      const helpers: MisbehaviourHelpers = {
-        clock,
-        async projects(n) {
-          for (let i = 0; i < n; i++) {
-            const response = await doFetch(`${baseUrl}/projects`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ name: `Project ${i}` }),
-            })
-            expect(response.status).toBe(200)
-          }
-        },
-        async refusedKey() {
-          const key = await emulator.control.createKey({ userId: account.userId })
-          await control.revokeKey(key.keyId)
-          return key.apiKey
-        },
-        async completeJob(jobId) {
-          await control.completeJob(jobId)
-        },
-        async addFault(fault) {
-          await control.addFault({ ...fault, apiKey: account.apiKey } as never)
-        },
-      }
+      const { setup, helpers } = clientFor(account, { baseUrl, fetch: doFetch, sleep, clock, control: control as AccountControl })
       return { setup, helpers, keyId: account.keyId }
     },
   }

@@ -241,4 +241,38 @@ describe('the MCP server over HTTP', () => {
     })
     expect(answer.status).toBe(413)
   })
+
+  it("reports the session's own calls through the client report tools, from a mark on", async () => {
+    const client = await connect(emulator())
+    const mark = (await client.callTool({ name: 'emulator_mark_client_report', arguments: {} })).structuredContent as { mark: string }
+    expect(mark.mark).toMatch(/^mark_\d+$/)
+    // A key that answered 401, used again: the client report's auth rule names it.
+    await client.callTool({ name: 'set_api_key', arguments: { apiKey: 'pres_not_a_key' } })
+    for (let i = 0; i < 2; i++) {
+      const refused = await client.callTool({ name: 'listTeams', arguments: {} })
+      expect(refused.structuredContent).toMatchObject({ status: 401 })
+    }
+    const report = await client.callTool({ name: 'emulator_client_report', arguments: { since: mark.mark } })
+    expect(report.isError).toBeFalsy()
+    const findings = (report.structuredContent as { findings: Array<{ rule: string }> }).findings
+    expect(findings.map((finding) => finding.rule)).toContain('auth.key-refused')
+    const unknown = await client.callTool({ name: 'emulator_client_report', arguments: { since: 'mark_999' } })
+    expect(unknown.isError).toBe(true)
+    expect(unknown.structuredContent).toMatchObject({ status: 404 })
+  })
+
+  it('answers slide_picture without a browser with a tool error naming how to provide one', async () => {
+    const client = await connect(emulator({ chromiumPath: '/nonexistent/chromium' }))
+    const slides = (await client.callTool({ name: 'listSlides', arguments: { slug: 'welcome-deck' } })).structuredContent as {
+      slides: Array<{ id: string }>
+    }
+    const slideId = slides.slides[0]!.id
+    const picture = await client.callTool({ name: 'slide_picture', arguments: { slug: 'welcome-deck', slideId } })
+    expect(picture.isError).toBe(true)
+    expect(picture.structuredContent).toMatchObject({ status: 503, errorCode: 'SLIDE_CHECKER_UNAVAILABLE' })
+    expect(JSON.stringify(picture.content)).toMatch(/\/nonexistent\/chromium[\s\S]*CHROMIUM_PATH/)
+    const tooWide = await client.callTool({ name: 'slide_picture', arguments: { slug: 'welcome-deck', slideId, width: 5000 } })
+    expect(tooWide.isError).toBe(true)
+    expect(JSON.stringify(tooWide.content)).toContain('width')
+  })
 })

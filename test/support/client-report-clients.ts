@@ -234,3 +234,54 @@ export const MISBEHAVING: Record<string, Misbehaviour> = {
     await api.raw({ method: 'GET', path: '/projects', query: { limit: '500' } })
   },
 }
+
+/** What the clients need of the control plane for one account (the library's `emulator.control` or the HTTP control client). */
+export interface AccountControl {
+  setCredits(teamId: string, input: { credits: number }): unknown
+  createKey(input: { userId: string }): Promise<{ keyId: string; apiKey: string }> | { keyId: string; apiKey: string }
+  revokeKey(keyId: string): unknown
+  completeJob(jobId: string): unknown
+  addFault(input: never): unknown
+}
+
+/** The reference client's setup and the misbehaving clients' helpers for one account, whichever way the API is reached. */
+export function clientFor(
+  account: { apiKey: string; teamId: string; userId: string },
+  way: { baseUrl: string; fetch: typeof fetch; sleep(ms: number): Promise<void>; clock: 'real' | 'manual'; control: AccountControl },
+): { setup: ClientSetup; helpers: MisbehaviourHelpers } {
+  const { control } = way
+  const setup: ClientSetup = {
+    baseUrl: way.baseUrl,
+    apiKey: account.apiKey,
+    fetch: way.fetch,
+    sleep: way.sleep,
+    setCredits: async (credits) => {
+      await control.setCredits(account.teamId, { credits })
+    },
+  }
+  const helpers: MisbehaviourHelpers = {
+    clock: way.clock,
+    async projects(n) {
+      for (let i = 0; i < n; i++) {
+        const response = await way.fetch(`${way.baseUrl}/projects`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Project ${i}` }),
+        })
+        if (response.status !== 200) throw new Error(`making project ${i} answered ${response.status}`)
+      }
+    },
+    async refusedKey() {
+      const key = await control.createKey({ userId: account.userId })
+      await control.revokeKey(key.keyId)
+      return key.apiKey
+    },
+    async completeJob(jobId) {
+      await control.completeJob(jobId)
+    },
+    async addFault(fault) {
+      await control.addFault({ ...fault, apiKey: account.apiKey } as never)
+    },
+  }
+  return { setup, helpers }
+}

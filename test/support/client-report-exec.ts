@@ -6,7 +6,7 @@
  * `node --import tsx test/support/client-report-exec.ts <which>`.
  */
 import { createControlClient } from '../../src/client/index.js'
-import { type ClientSetup, MISBEHAVING, type MisbehaviourHelpers, referenceClient } from './client-report-clients.js'
+import { type AccountControl, clientFor, MISBEHAVING, referenceClient } from './client-report-clients.js'
 
 const which = process.argv[2] ?? 'reference'
 const control = createControlClient({ url: process.env.PRESENTATION_EMULATOR_CONTROL_URL! })
@@ -16,38 +16,13 @@ const sleep = (ms: number): Promise<void> =>
   clock === 'manual'
     ? control.advanceClock({ ms: Math.ceil(ms) }).then(() => undefined)
     : new Promise<void>((resolve) => setTimeout(resolve, ms))
-const setup: ClientSetup = {
+const { setup, helpers } = clientFor(account, {
   baseUrl: process.env.PRESENTATION_EMULATOR_URL!,
-  apiKey: account.apiKey,
   fetch: globalThis.fetch,
   sleep,
-  setCredits: async (credits) => {
-    await control.setCredits(account.teamId, { credits })
-  },
-}
-const helpers: MisbehaviourHelpers = {
   clock,
-  async projects(n) {
-    for (let i = 0; i < n; i++) {
-      await fetch(`${setup.baseUrl}/projects`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Project ${i}` }),
-      })
-    }
-  },
-  async refusedKey() {
-    const key = await control.createKey({ userId: account.userId })
-    await control.revokeKey(key.keyId)
-    return key.apiKey
-  },
-  async completeJob(jobId) {
-    await control.completeJob(jobId)
-  },
-  async addFault(fault) {
-    await control.addFault({ ...fault, apiKey: account.apiKey } as never)
-  },
-}
+  control: control as AccountControl,
+})
 
 if (which === 'reference') {
   await control.addFault({ operationId: 'generateProject', status: 502, times: 1, apiKey: account.apiKey })

@@ -185,23 +185,27 @@ export class BrowserUnavailableError extends Error {
  * sends it one) and for its images to load or fail (at most
  * `IMAGE_WAIT_MS`), then measures the layout when asked (`measureLayout`),
  * else answers null. Measuring lays the frame out and a screenshot paints
- * it, so nothing waits for a paint. Sent as text, with a `__name` that does
+ * it; only a frame that is new or was just resized (`settle`) waits for two
+ * frames drawn first. Sent as text, with a `__name` that does
  * nothing: a loader that keeps function names (tsx, esbuild's keepNames)
  * wraps inner functions in a helper the frame does not have.
  */
-function lookScript(width: number, layout: LayoutMeasureInput | undefined): string {
+function lookScript(width: number, layout: LayoutMeasureInput | undefined, settle: boolean): string {
   return `(async (__name) => {
   const root = document.getElementById('slide-root');
   const fits = () => root !== null && Math.abs(root.getBoundingClientRect().width - ${width}) < 1;
-  for (let tries = 0; !fits() && tries < 20; tries++) {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const until = performance.now() + ${FIT_WAIT_MS};
+  while (!fits() && performance.now() < until) {
     window.dispatchEvent(new Event('resize'));
-    await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    await frame();
   }
   if (document.images.length > 0)
     await Promise.race([
       Promise.all([...document.images].map((image) => image.decode().catch(() => undefined))),
       new Promise((resolve) => setTimeout(resolve, ${IMAGE_WAIT_MS})),
     ]);
+  ${settle ? 'await frame(); await frame();' : ''}
   return ${layout === undefined ? 'null' : `(${measureLayout.toString()})(${JSON.stringify(layout)})`};
 })((f) => f)`
 }
@@ -213,6 +217,12 @@ function lookScript(width: number, layout: LayoutMeasureInput | undefined): stri
  */
 export const STILL_CSS =
   '*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;animation-iteration-count:1!important;transition:none!important;caret-color:transparent!important}'
+
+/**
+ * How long a look waits for the slide's box to be scaled to the frame: a
+ * bound in time, not in frames, since a loaded machine draws few frames.
+ */
+const FIT_WAIT_MS = 2_000
 
 /** How long a picture waits for the images of the slide it shows. */
 const IMAGE_WAIT_MS = 5_000
@@ -390,7 +400,8 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
       view(slide, { width, height, layout, picture }) {
         const run = views.then(async () => {
           const viewport = page.viewportSize()
-          if (viewport?.width !== width || viewport.height !== height) await page.setViewportSize({ width, height })
+          const resized = viewport?.width !== width || viewport.height !== height
+          if (resized) await page.setViewportSize({ width, height })
           const reused = await page.evaluate(
             ({ name, html, css, width, height, images }) =>
               (
@@ -421,6 +432,9 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
                       maxPerCode: MAX_FINDINGS_PER_CODE,
                     }
                   : undefined,
+                // A picture after a new frame or a new viewport size waits for two frames drawn at that size: a
+                // capture taken sooner can read a surface not yet drawn (a flat picture, 1 run in 10 under load).
+                picture && (resized || !reused),
               ),
             )) as LayoutFinding[] | null
             let png: Uint8Array | undefined
