@@ -122,11 +122,14 @@ export interface SlideChecker {
    */
   inspect?(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection>
   /**
-   * Starts rendering `inputs` (a deck about to be inspected, in order) all
-   * at once, for the `inspect` of each same input object that follows.
-   * Optional, and only a speed-up: `inspect` renders what was not rendered ahead.
+   * Starts inspecting `inputs` (a deck about to be inspected, in order,
+   * each with `options`) all at once, for the `inspect` of each same input
+   * object with the same options that follows: a checker may render them
+   * one after another with no round trip between, and look at several at
+   * once. Optional, and only a speed-up: `inspect` does alone what was not
+   * done ahead.
    */
-  renderAhead?(inputs: readonly SlideCheckInput[]): void
+  inspectAhead?(inputs: readonly SlideCheckInput[], options: SlideInspectOptions): void
   close(): Promise<void>
 }
 

@@ -29,9 +29,9 @@ export function lazySlideChecker(host: SlideCheckHost): LazySlideChecker {
     picture: async (input, options) => (await checker()).picture(input, options),
     inspect: async (input, options) => (await checker()).inspect(input, options),
     // Registered on the loading checker before the `inspect` calls that follow it, so it runs first.
-    renderAhead: (inputs) =>
+    inspectAhead: (inputs, options) =>
       void checker().then(
-        (loaded) => loaded.renderAhead(inputs),
+        (loaded) => loaded.inspectAhead(inputs, options),
         () => undefined,
       ),
     diagnostics: async () =>
