@@ -154,7 +154,7 @@ export interface ViewRequest {
  * first's region). The harness's page is the first; the others hold the
  * harness document too, and never render (one renderer frame serves every
  * slide). Four, measured (`docs/maintainers/performance.md`): eight took a
- * warm deck 0.1x faster and a cold one 0.3x slower, and 190 MB more.
+ * warm deck 0.1x faster and a cold one 0.3x slower, and held 90 MB more.
  */
 export const MAX_DISPLAY_PAGES = 4
 
