@@ -288,6 +288,11 @@ export class SlideCheckService {
     return this.#queued(() =>
       this.#inTurn(async () => {
         try {
+          // Every slide rendered with no round trip between renders, and looked at several at a time: the deck loop's `inspect` of each takes its outcome.
+          checker.inspectAhead?.(
+            slides.map(({ input }) => input),
+            { pictureWidth: width, ...(parsed.layout === true && { layout: true }) },
+          )
           const result = await checkDeck(
             checker,
             slug,

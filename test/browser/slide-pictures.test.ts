@@ -19,6 +19,7 @@ import { createControlClient } from '../../src/client/control.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { LayoutFinding, SlideCheckInput } from '../../src/model/slide-checker.js'
 import type { SlideFiles } from '../../src/schemas/index.js'
+import { displaySlots } from '../../web/check/browser.js'
 import { CHECK_ORIGIN, SlideNotRenderedError } from '../../web/check/index.js'
 import type { LazySlideChecker } from '../../web/check/lazy.js'
 import { CHROMIUM_PATH } from './support/browser.js'
@@ -224,12 +225,41 @@ describe('slide pictures and layout findings, in Chromium', () => {
     const after = (await checker.diagnostics()).documentLoads
     const renderer = Object.keys(after).find((path) => path.endsWith('/renderer.html'))!
     const display = Object.keys(after).find((path) => path.endsWith('/slide.html'))!
-    // One renderer frame served every check and picture of the browser's life; one display frame of the deck's size showed every slide.
+    // One renderer frame served every check and picture of the browser's life; a display frame per page shown at once, at most.
     expect(after[renderer]).toBe(1)
-    expect((after[display] ?? 0) - (before[display] ?? 0)).toBeLessThanOrEqual(1)
+    expect((after[display] ?? 0) - (before[display] ?? 0)).toBeLessThanOrEqual(Math.min(deck.ids.length, displaySlots(320, 180)))
     expect(result.rendered).toBe(deck.ids.length)
     expect(pictures.map((picture) => picture.position)).toEqual(deck.ids.map((_, i) => i + 1))
     for (const picture of pictures) expect(decodePng(picture.png).width).toBe(320)
+  })
+
+  it('gives each slide its own picture when a deck has more slides than are shown at once', async () => {
+    const slots = displaySlots(640, 360)
+    const colours = Array.from({ length: slots + 3 }, (_, i) => [20 + i * 17, 230 - i * 13, (90 + i * 41) % 256] as const)
+    const project = (await api(emulator, 'POST', '/projects', { name: 'Colours' })).body
+    for (const [i, [r, g, b]] of colours.entries()) {
+      const tsx = `export default function Colour${i}() {\n  return <section style={{ position: "absolute", inset: 0, background: "rgb(${r}, ${g}, ${b})" }} />;\n}\n`
+      expect(
+        (await api(emulator, 'POST', `/projects/${project.projectSlug}/slides`, { name: `Colour ${i}`, files: { 'slide.tsx': tsx } }))
+          .status,
+      ).toBe(200)
+    }
+    const before = (await checker.diagnostics()).documentLoads
+    const { result, pictures } = await emulator.control.slidePictures(project.projectSlug, { width: 640 })
+    const after = (await checker.diagnostics()).documentLoads
+    const display = Object.keys(after).find((path) => path.endsWith('/slide.html'))!
+    expect(result.rendered).toBe(colours.length)
+    // The pages' display frames are shown again for the slides after the first look's: no frame per slide.
+    expect((after[display] ?? 0) - (before[display] ?? 0)).toBeLessThanOrEqual(slots)
+    // Each picture is its own slide's, in deck order: a page photographed for another slide would show another colour.
+    const seen = pictures.map(({ png }) => {
+      const decoded = decodePng(png)
+      expect([decoded.width, decoded.height]).toEqual([640, 360])
+      return pixelAt(decoded, 320, 180)
+    })
+    expect(seen.map((rgb, i) => rgb.every((value, channel) => Math.abs(value - colours[i]![channel]!) <= 3))).toEqual(
+      colours.map(() => true),
+    )
   })
 
   it('refuses a picture of a slide that does not render, with its error', async () => {

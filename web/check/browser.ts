@@ -145,6 +145,27 @@ export interface ViewRequest {
   picture: boolean
 }
 
+/**
+ * How many pages a session shows slides in at most: a deck's pictures are
+ * taken this many at a time, side by side (each page photographs its own
+ * display frame, so the browser draws and encodes them in parallel; two
+ * captures of one page cannot run at once: a capture's clip moves the
+ * page's viewport, and a second one at the same time photographs the
+ * first's region). The harness's page is the first; the others hold the
+ * harness document too, and never render (one renderer frame serves every
+ * slide). Four, measured (`docs/maintainers/performance.md`): eight took a
+ * warm deck 0.1x faster and a cold one 0.3x slower, and held 90 MB more.
+ */
+export const MAX_DISPLAY_PAGES = 4
+
+/** How many pixels the pages may show together: four pictures of 1280 × 720, one of 3840 × 2160. */
+const DISPLAY_PIXELS = 4 * 1280 * 720
+
+/** How many slides a look at `width` × `height` shows at once (1 to `MAX_DISPLAY_PAGES`). */
+export function displaySlots(width: number, height: number): number {
+  return Math.max(1, Math.min(MAX_DISPLAY_PAGES, Math.floor(DISPLAY_PIXELS / (width * height))))
+}
+
 /** A browser serving checks: renders through the harness, looks at its display frame. */
 export interface CheckSession {
   /** The Chromium executable this session runs. */
@@ -160,8 +181,15 @@ export interface CheckSession {
   /** Console errors and uncaught errors of the harness and its frames (a policy refusing something, say). */
   readonly errors: readonly string[]
   render(slide: RenderSlide, props: Record<string, unknown>): Promise<HarnessAnswer>
-  /** Shows `slide` in a display frame of `request.width` × `request.height` and measures its layout, takes a PNG, or both. */
+  /**
+   * Shows `slide` in a display frame of `request.width` × `request.height`
+   * and measures its layout, takes a PNG, or both. Looks run side by side,
+   * up to `displaySlots(width, height)` at once, each in a page of its own;
+   * the others wait for a page.
+   */
   view(slide: ShownSlide, request: ViewRequest): Promise<{ layout?: LayoutFinding[]; png?: Uint8Array }>
+  /** Opens the pages `count` looks side by side need (at most `MAX_DISPLAY_PAGES`), ahead of them: a deck's looks find them ready. */
+  openDisplays(count: number): void
   close(): Promise<void>
 }
 
@@ -221,6 +249,15 @@ export const STILL_CSS =
  * bound in time, not in frames, since a loaded machine draws few frames.
  */
 const FIT_WAIT_MS = 2_000
+
+/** What the layout measure is told of the slide's box and the findings' limits. */
+const LAYOUT_INPUT: LayoutMeasureInput = {
+  rootId: 'slide-root',
+  slideWidth: SLIDE_WIDTH,
+  slideHeight: SLIDE_HEIGHT,
+  minTextPx: MIN_TEXT_PX,
+  maxPerCode: MAX_FINDINGS_PER_CODE,
+}
 
 /** How long a picture waits for the images of the slide it shows. */
 const IMAGE_WAIT_MS = 5_000
@@ -341,28 +378,121 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
         documentLoads.set(path, (documentLoads.get(path) ?? 0) + 1)
       }
     })
+    /** A page of the session: its failures are the browser's, its console errors and dialogs are handled as the harness's. */
+    const watch = (watched: Playwright.Page) => {
+      watched.on('crash', () => {
+        alive = false
+        void close()
+      })
+      watched.on('console', (message) => {
+        if (message.type() === 'error') note(errors, `console: ${message.text()} (${message.location().url})`)
+      })
+      watched.on('pageerror', (error) => note(errors, `page error: ${error.message}`))
+      watched.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined))
+    }
+    const openHarness = async (opened: Playwright.Page) => {
+      await opened.goto(`${CHECK_ORIGIN}${HARNESS_PATH}`, { waitUntil: 'load' })
+      await opened.waitForFunction((name) => name in window, HARNESS_GLOBAL)
+    }
     const page = context.pages()[0] ?? (await context.newPage())
-    page.on('crash', () => {
-      alive = false
-      void close()
-    })
+    watch(page)
     page.on('close', () => {
       alive = false
     })
-    page.on('console', (message) => {
-      if (message.type() === 'error') note(errors, `console: ${message.text()} (${message.location().url})`)
-    })
-    page.on('pageerror', (error) => note(errors, `page error: ${error.message}`))
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined))
-    await page.goto(`${CHECK_ORIGIN}${HARNESS_PATH}`, { waitUntil: 'load' })
-    await page.waitForFunction((name) => name in window, HARNESS_GLOBAL)
+    await openHarness(page)
 
-    /** Views one at a time: each sets the page's viewport. */
-    let views: Promise<unknown> = Promise.resolve()
-    /** The display frame the harness shows slides in, while it keeps the same one. */
-    let displayFrame: Playwright.Frame | undefined
-    /** The DevTools session the pictures are taken through (the browser's own PNG encoder, set for speed). */
-    let cdp: Playwright.CDPSession | undefined
+    /** The slots (pages) a look is using, and the looks waiting for one. */
+    const inUse = new Set<number>()
+    const waiting: Array<() => void> = []
+    /**
+     * The pages slides are shown in, by slot: the harness's page first,
+     * others opened when a deck's look first needs them. Each keeps its
+     * display frame while the harness keeps it, and the DevTools session
+     * its pictures are taken through (the browser's own PNG encoder, set
+     * for speed).
+     */
+    interface Display {
+      page: Playwright.Page
+      frame?: Playwright.Frame
+      cdp?: Promise<Playwright.CDPSession>
+    }
+    const displays: Array<Promise<Display> | undefined> = [Promise.resolve({ page })]
+    const display = (slot: number): Promise<Display> => {
+      let made = displays[slot]
+      if (made === undefined) {
+        made = context.newPage().then(async (opened) => {
+          watch(opened)
+          await openHarness(opened)
+          return { page: opened }
+        })
+        displays[slot] = made
+        // A page that failed to open is opened again by the next look.
+        made.catch(() => {
+          if (displays[slot] === made) displays[slot] = undefined
+        })
+      }
+      return made
+    }
+    /** Shows `slide` in the display frame of `slot`'s page and looks at it, as asked. */
+    const viewIn = async (slot: number, slide: ShownSlide, { width, height, layout, picture }: ViewRequest) => {
+      const shown = await display(slot)
+      const on = shown.page
+      const viewport = on.viewportSize()
+      const resized = viewport?.width !== width || viewport.height !== height
+      if (resized) await on.setViewportSize({ width, height })
+      const reused = await on.evaluate(
+        ({ name, html, css, width, height, images }) =>
+          (
+            window as unknown as Record<
+              string,
+              { show(h: string, c: string, w: number, ht: number, i: readonly string[]): Promise<boolean> }
+            >
+          )[name]!.show(html, css, width, height, images),
+        { name: HARNESS_GLOBAL, html: slide.html, css: `${slide.css}\n${STILL_CSS}`, width, height, images: slide.images },
+      )
+      try {
+        // The display frame, found again only when the harness made a new one.
+        if (!reused || shown.frame === undefined || shown.frame.isDetached()) {
+          const found = (await (await on.$('iframe.slide-display'))?.contentFrame()) ?? undefined
+          if (found === undefined) delete shown.frame
+          else shown.frame = found
+        }
+        const frame = shown.frame
+        if (frame === undefined) throw new Error('the display frame went away')
+        // Scaled to the frame, its images loaded or failed, and (when asked) measured: one call into the frame.
+        const found = (await frame.evaluate(
+          lookScript(
+            width,
+            layout ? LAYOUT_INPUT : undefined,
+            // A picture after a new frame or a new viewport size waits for two frames drawn at that size: a capture
+            // taken sooner can read a surface not yet drawn (a flat picture, 1 run in 10 under load).
+            picture && (resized || !reused),
+          ),
+        )) as LayoutFinding[] | null
+        let png: Uint8Array | undefined
+        if (picture) {
+          shown.cdp ??= context.newCDPSession(on)
+          const shot = (await (
+            await shown.cdp
+          ).send('Page.captureScreenshot', {
+            format: 'png',
+            clip: { x: 0, y: 0, width, height, scale: 1 },
+            captureBeyondViewport: false,
+            fromSurface: true,
+            optimizeForSpeed: true,
+          } as never)) as { data: string }
+          const bytes = Buffer.from(shot.data, 'base64')
+          png = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        }
+        return { ...(found === null ? {} : { layout: found }), ...(png === undefined ? {} : { png }) }
+      } catch (error) {
+        // A display frame that failed is not shown again: the next view makes a new one.
+        await on
+          .evaluate((name) => (window as unknown as Record<string, { clear(): void }>)[name]!.clear(), HARNESS_GLOBAL)
+          .catch(() => undefined)
+        throw error
+      }
+    }
 
     return {
       executablePath,
@@ -387,70 +517,22 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
             (window as unknown as Record<string, { render(s: unknown, p: unknown): Promise<HarnessAnswer> }>)[name]!.render(slide, props),
           { name: HARNESS_GLOBAL, slide, props },
         ),
-      view(slide, { width, height, layout, picture }) {
-        const run = views.then(async () => {
-          const viewport = page.viewportSize()
-          const resized = viewport?.width !== width || viewport.height !== height
-          if (resized) await page.setViewportSize({ width, height })
-          const reused = await page.evaluate(
-            ({ name, html, css, width, height, images }) =>
-              (
-                window as unknown as Record<
-                  string,
-                  { show(h: string, c: string, w: number, ht: number, i: readonly string[]): Promise<boolean> }
-                >
-              )[name]!.show(html, css, width, height, images),
-            { name: HARNESS_GLOBAL, html: slide.html, css: `${slide.css}\n${STILL_CSS}`, width, height, images: slide.images },
-          )
-          try {
-            // The display frame, found again only when the harness made a new one.
-            if (!reused || displayFrame === undefined || displayFrame.isDetached()) {
-              displayFrame = (await (await page.$('iframe.slide-display'))?.contentFrame()) ?? undefined
-            }
-            const frame = displayFrame
-            if (frame === undefined) throw new Error('the display frame went away')
-            // Scaled to the frame, its images loaded or failed, and (when asked) measured: one call into the frame.
-            const found = (await frame.evaluate(
-              lookScript(
-                width,
-                layout
-                  ? {
-                      rootId: 'slide-root',
-                      slideWidth: SLIDE_WIDTH,
-                      slideHeight: SLIDE_HEIGHT,
-                      minTextPx: MIN_TEXT_PX,
-                      maxPerCode: MAX_FINDINGS_PER_CODE,
-                    }
-                  : undefined,
-                // A picture after a new frame or a new viewport size waits for two frames drawn at that size: a
-                // capture taken sooner can read a surface not yet drawn (a flat picture, 1 run in 10 under load).
-                picture && (resized || !reused),
-              ),
-            )) as LayoutFinding[] | null
-            let png: Uint8Array | undefined
-            if (picture) {
-              cdp ??= await context.newCDPSession(page)
-              const shot = (await cdp.send('Page.captureScreenshot', {
-                format: 'png',
-                clip: { x: 0, y: 0, width, height, scale: 1 },
-                captureBeyondViewport: false,
-                fromSurface: true,
-                optimizeForSpeed: true,
-              } as never)) as { data: string }
-              const bytes = Buffer.from(shot.data, 'base64')
-              png = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-            }
-            return { ...(found === null ? {} : { layout: found }), ...(png === undefined ? {} : { png }) }
-          } catch (error) {
-            // A display frame that failed is not shown again: the next view makes a new one.
-            await page
-              .evaluate((name) => (window as unknown as Record<string, { clear(): void }>)[name]!.clear(), HARNESS_GLOBAL)
-              .catch(() => undefined)
-            throw error
-          }
-        })
-        views = run.catch(() => undefined)
-        return run
+      openDisplays(count) {
+        for (let slot = 1; slot < Math.min(count, MAX_DISPLAY_PAGES); slot++) display(slot).catch(() => undefined)
+      },
+      async view(slide, request) {
+        const limit = displaySlots(request.width, request.height)
+        while (inUse.size >= limit) await new Promise<void>((resolve) => waiting.push(resolve))
+        // The first free page: a single picture is taken in the harness's own page.
+        let slot = 0
+        while (inUse.has(slot)) slot++
+        inUse.add(slot)
+        try {
+          return await viewIn(slot, slide, request)
+        } finally {
+          inUse.delete(slot)
+          waiting.shift()?.()
+        }
       },
       close,
     }

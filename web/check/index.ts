@@ -32,6 +32,7 @@
  */
 import type { EmulatorRequest, EmulatorResponse } from '../../src/core/exchange.js'
 import type {
+  LayoutFinding,
   SlideCheckInput,
   SlideCheckOptions,
   SlideChecker,
@@ -42,9 +43,18 @@ import type {
 } from '../../src/model/slide-checker.js'
 import type { PageHost } from '../pages/page-server.js'
 import { SLIDE_HEIGHT, SLIDE_WIDTH } from '../render/limits.js'
-import { BrowserUnavailableError, type CheckSession, chromiumPath, openSession, type ShownSlide } from './browser.js'
+import {
+  BrowserUnavailableError,
+  type CheckSession,
+  chromiumPath,
+  displaySlots,
+  openSession,
+  type ShownSlide,
+  type ViewRequest,
+} from './browser.js'
+import type { HarnessAnswer } from './harness.js'
 import { NodeSlideChecker, type NodeSlideCheckerOptions } from './node/checker.js'
-import { checkPictureWidth, pictureHeight, prepareSlide, resultOf } from './prepare.js'
+import { checkPictureWidth, type PreparedSlide, pictureHeight, prepareSlide, resultOf } from './prepare.js'
 
 export {
   BrowserUnavailableError,
@@ -93,6 +103,41 @@ export class SlideNotRenderedError extends Error {
     )
     this.name = 'SlideNotRenderedError'
     this.result = result
+  }
+}
+
+/** A slide rendered in the browser's renderer frame: its result, and what a display frame shows of it when it rendered. */
+interface Rendered {
+  result: SlideCheckResult
+  shown?: ShownSlide
+}
+
+/** What a render's answer gives: the result, and the markup a display frame shows when it rendered. */
+function renderedOf(answer: HarnessAnswer, data: Extract<PreparedSlide, { ready: true }>['data'], css: string): Rendered {
+  const result = resultOf(answer, data.notes)
+  return answer.ok ? { result, shown: { html: answer.html, css, images: data.images } } : { result }
+}
+
+/**
+ * What an inspection asks the browser to look at: the display frame's size
+ * and what to take (none when neither layout nor a picture is asked), and
+ * a key that says so (an inspection started ahead serves the same key only).
+ * Throws on a picture width out of range.
+ */
+function lookOf(options: SlideInspectOptions): { key: string; layout: boolean; request?: ViewRequest } {
+  const width = options.pictureWidth === undefined ? undefined : checkPictureWidth(options.pictureWidth)
+  const layout = options.layout === true
+  const key = `${layout} ${width ?? ''}`
+  if (!layout && width === undefined) return { key, layout }
+  return {
+    key,
+    layout,
+    request: {
+      width: width ?? SLIDE_WIDTH,
+      height: width === undefined ? SLIDE_HEIGHT : pictureHeight(width),
+      layout,
+      picture: width !== undefined,
+    },
   }
 }
 
@@ -149,8 +194,63 @@ export class BrowserSlideChecker implements SlideChecker {
     return starting
   }
 
+  /**
+   * Starts inspecting `inputs` (a deck about to be inspected, in order) as
+   * `inspect(input, options)` would, for the `inspect` of each same input
+   * object with the same options that follows: every render asked for at
+   * once (the renderer frame takes them as its workers free up), and each
+   * slide that rendered looked at as soon as its render is in and a page is
+   * free (`displaySlots` looks side by side). Nothing is done twice: an
+   * input's `inspect` takes its outcome from here. A failure here is not
+   * kept: the slide's `inspect` then does it alone, and says what failed.
+   */
+  inspectAhead(inputs: readonly SlideCheckInput[], options: SlideInspectOptions): void {
+    let look: ReturnType<typeof lookOf>
+    try {
+      look = lookOf(options)
+    } catch {
+      return // `inspect` says what is wrong with the options.
+    }
+    const { key, request } = look
+    const session = this.#browser()
+    session.then(
+      // The pages the looks will take side by side open while the first slides render.
+      (open) => request !== undefined && open.openDisplays(Math.min(inputs.length, displaySlots(request.width, request.height))),
+      () => undefined,
+    )
+    for (const input of inputs) {
+      const prepared = prepareSlide(this.#host, input)
+      if (!prepared.ready) continue
+      const { data, css } = prepared
+      const rendered = session
+        .then((open) =>
+          open.render(
+            { code: data.code, mappings: data.mappings, content: data.content, controls: data.controls, images: data.images },
+            data.props,
+          ),
+        )
+        .then(
+          (answer) => renderedOf(answer, data, css),
+          () => undefined,
+        )
+      const shown = rendered.then((done) => done?.shown)
+      const viewed =
+        request === undefined
+          ? undefined
+          : Promise.all([shown, session]).then(([slide, open]) => (slide === undefined ? undefined : open.view(slide, request)))
+      viewed?.catch(() => undefined)
+      this.#ahead.set(input, { key, rendered, ...(viewed !== undefined && { viewed }) })
+    }
+  }
+
+  /** Inspections started ahead (`inspectAhead`), by input, until their `inspect` takes them; `key` says what they were asked. */
+  #ahead = new WeakMap<
+    SlideCheckInput,
+    { key: string; rendered: Promise<Rendered | undefined>; viewed?: Promise<{ layout?: LayoutFinding[]; png?: Uint8Array } | undefined> }
+  >()
+
   /** The slide rendered in the browser's renderer frame: its result, and what a display frame shows of it when it rendered. */
-  async #render(input: SlideCheckInput): Promise<{ result: SlideCheckResult; shown?: ShownSlide; browserDied?: string }> {
+  async #render(input: SlideCheckInput): Promise<Rendered & { browserDied?: string }> {
     const prepared = prepareSlide(this.#host, input)
     if (!prepared.ready) return { result: prepared.result }
     const { data, css } = prepared
@@ -169,8 +269,7 @@ export class BrowserSlideChecker implements SlideChecker {
       const result = resultOf(answer, data.notes)
       return { result, browserDied: `the checker's browser (${session.executablePath}) stopped during the render: ${why}` }
     }
-    const result = resultOf(answer, data.notes)
-    return answer.ok ? { result, shown: { html: answer.html, css, images: data.images } } : { result }
+    return renderedOf(answer, data, css)
   }
 
   /**
@@ -200,23 +299,21 @@ export class BrowserSlideChecker implements SlideChecker {
    * same frame (at the slide's own 1280 × 720 without a picture).
    */
   async inspect(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection> {
-    const width = options.pictureWidth === undefined ? undefined : checkPictureWidth(options.pictureWidth)
-    const layout = options.layout === true
-    const rendered = await this.#render(input)
+    const { key, request, layout } = lookOf(options)
+    const ahead = this.#ahead.get(input)
+    this.#ahead.delete(input)
+    const early = ahead?.key === key ? await ahead.rendered : undefined
+    const rendered: Rendered & { browserDied?: string } = early ?? (await this.#render(input))
     // A picture or a layout the browser could not take because it died is the browser's failure, not the slide's.
-    if (rendered.browserDied !== undefined && (layout || width !== undefined)) {
+    if (rendered.browserDied !== undefined && request !== undefined) {
       throw new BrowserUnavailableError(this.#executablePath(), `${rendered.browserDied}; the next picture starts another`)
     }
-    if (rendered.shown === undefined || (!layout && width === undefined)) return { result: rendered.result }
+    if (rendered.shown === undefined || request === undefined) return { result: rendered.result }
     const session = await this.#browser()
-    let viewed: Awaited<ReturnType<CheckSession['view']>>
+    let viewed: Awaited<ReturnType<CheckSession['view']>> | undefined
     try {
-      viewed = await session.view(rendered.shown, {
-        width: width ?? SLIDE_WIDTH,
-        height: width === undefined ? SLIDE_HEIGHT : pictureHeight(width),
-        layout,
-        picture: width !== undefined,
-      })
+      // The look started ahead with this render, or one now.
+      viewed = (early !== undefined ? await ahead?.viewed : undefined) ?? (await session.view(rendered.shown, request))
     } catch (error) {
       if (this.#closed) throw new Error('the slide checker was closed during the picture')
       throw new BrowserUnavailableError(
@@ -272,6 +369,11 @@ export class WebSlideChecker implements SlideChecker {
   /** One render in the browser: its result, layout findings and picture, as asked (`BrowserSlideChecker.inspect`). */
   inspect(input: SlideCheckInput, options: SlideInspectOptions): Promise<SlideInspection> {
     return this.browser.inspect(input, options)
+  }
+
+  /** Starts a deck's inspections ahead of their `inspect` (`BrowserSlideChecker.inspectAhead`). */
+  inspectAhead(inputs: readonly SlideCheckInput[], options: SlideInspectOptions): void {
+    this.browser.inspectAhead(inputs, options)
   }
 
   /** What the browser engine saw that should not happen (`BrowserSlideChecker.diagnostics`). */

@@ -28,6 +28,12 @@ export function lazySlideChecker(host: SlideCheckHost): LazySlideChecker {
     check: async (input, options) => (await checker()).check(input, options),
     picture: async (input, options) => (await checker()).picture(input, options),
     inspect: async (input, options) => (await checker()).inspect(input, options),
+    // Registered on the loading checker before the `inspect` calls that follow it, so it runs first.
+    inspectAhead: (inputs, options) =>
+      void checker().then(
+        (loaded) => loaded.inspectAhead(inputs, options),
+        () => undefined,
+      ),
     diagnostics: async () =>
       loading === undefined ? { blockedRequests: [], requestsByOrigin: {}, documentLoads: {}, errors: [] } : (await loading).diagnostics(),
     // A checker never used has nothing to end.
