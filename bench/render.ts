@@ -23,6 +23,7 @@ import type { Browser } from 'playwright-core'
 import type { EmulatorRequest } from '../src/core/exchange.js'
 import { Emulator } from '../src/emulator.js'
 import { createEmulator } from '../src/index.js'
+import { MIN_PICTURE_WIDTH } from '../web/check/index.js'
 import { WEB_MOUNTS } from '../web/mounts.js'
 import { transpilerOf } from '../web/pages/page-server.js'
 import { transpileSlideTsx } from '../web/render/transpile.js'
@@ -338,10 +339,10 @@ export async function pictureRows(options: { rounds: number }): Promise<Row[]> {
   if (!existsSync(CHROMIUM)) return [skipped(cold, '≤ 1x', `skipped: no ${CHROMIUM}`), skipped(warm, '≤ 1x', `skipped: no ${CHROMIUM}`)]
   process.env.CHROMIUM_PATH ??= CHROMIUM
   return withThirtySlideDeck(async ({ emulator, browser, url, slug }) => {
-    const picturesOnce = async () => {
+    const picturesOnce = async (width?: number) => {
       const started = performance.now()
       // As `check --pictures` asks: pictures imply the layout findings, measured in the same look.
-      const { result, pictures } = await emulator.control.slidePictures(slug, { layout: true })
+      const { result, pictures } = await emulator.control.slidePictures(slug, { layout: true, ...(width !== undefined && { width }) })
       const elapsed = performance.now() - started
       if (pictures.length !== SLIDES)
         throw new Error(`${SLIDES - pictures.length} slides of the bench deck had no picture (${result.failed} failed)`)
@@ -360,7 +361,13 @@ export async function pictureRows(options: { rounds: number }): Promise<Row[]> {
       await fresh.close()
     }
     const runs = await alternate(Math.max(5, options.rounds), {
-      pictures: picturesOnce,
+      pictures: () => picturesOnce(),
+      thumbs: async () => (await visit(browser, url, 'component')).thumbs,
+    })
+    // The smallest pictures, near the thumbnails' own size (what the cost owes to the pixels), after a call that sizes the frames to them.
+    await picturesOnce(MIN_PICTURE_WIDTH)
+    const small = await alternate(Math.max(5, options.rounds), {
+      pictures: () => picturesOnce(MIN_PICTURE_WIDTH),
       thumbs: async () => (await visit(browser, url, 'component')).thumbs,
     })
     const coldRatio = first / coldThumbs
@@ -381,6 +388,14 @@ export async function pictureRows(options: { rounds: number }): Promise<Row[]> {
         ratio: ratio(warmRatio),
         target: '≤ 1x',
         met: warmRatio <= 1,
+      },
+      {
+        measure: `pictures of the 30-slide deck in one call at ${MIN_PICTURE_WIDTH} × ${(MIN_PICTURE_WIDTH * 9) / 16} (the smallest), warm, ms (median; the ratio as above)`,
+        emulator: fmt(median(small.pictures)),
+        baseline: `all 30 thumbnails shown: ${fmt(median(small.thumbs))}`,
+        ratio: ratio(pairedRatio(small.pictures, small.thumbs)),
+        target: '(for information)',
+        met: true,
       },
     ]
   })
