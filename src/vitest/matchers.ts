@@ -4,16 +4,22 @@
  * it. It checks through `emulator.control.checkSlides` (the emulator's own
  * deck check, the same as the control plane's and the CLI's), so a failure
  * lists each slide that did not render with its status, error kind, place
- * (`slide.tsx:line:column`) and message. `.not` passes when at least one
- * slide does not render.
+ * (`slide.tsx:line:column`) and message. With `layout: true` the slides are
+ * also measured in a browser, and a layout finding fails the matcher too
+ * (as the CLI's `--fail-on layout` fails `check`), each listed under its
+ * slide; without a browser it rejects with the check's 503, naming the
+ * matcher's `layout` option and how to give a browser. `.not` passes when
+ * at least one slide does not render (or, with `layout: true`, has a
+ * finding).
  *
  * Registered when `presentation-emulator/vitest` is imported (as a test
  * file's import, or in `setupFiles`); `slideMatchers` is the same object for
  * `expect.extend` by hand.
  */
 import { expect } from 'vitest'
+import { ServiceError } from '../core/errors.js'
 import { failureLine } from '../model/slide-check-text.js'
-import type { CheckSlidesOptions, DeckCheckResult } from '../model/slide-checks.js'
+import { type CheckSlidesOptions, type DeckCheckResult, SlideCheckErrorCodes } from '../model/slide-checks.js'
 import type { ClientReport } from '../model/client-report/index.js'
 
 /** What `toRenderSlides` checks: an emulator (`createEmulator`), or anything with its `control.checkSlides`. */
@@ -26,7 +32,9 @@ declare module 'vitest' {
   interface Matchers<T = any> {
     /**
      * Checks the project's slides (all, or `options.slideIds`) with the
-     * emulator's slide checker; passes when every one renders. Await it.
+     * emulator's slide checker; passes when every one renders. With
+     * `layout: true` (needs Chromium) it also measures each slide's layout
+     * and passes only when no slide has a layout finding. Await it.
      */
     toRenderSlides(slug: string, options?: CheckSlidesOptions): Promise<void>
     /**
@@ -71,12 +79,30 @@ const isCheckable = (value: unknown): value is SlideCheckable =>
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** The failure message's body: a line per slide that did not render. */
+/** The failure message's body: a line per slide that did not render, then a line per layout finding (when measured). */
 export function deckFailures(result: DeckCheckResult): string {
   return result.slides
-    .filter((slide) => slide.status !== 'rendered')
-    .map((slide) => `  ${failureLine(slide)}`)
+    .flatMap((slide) => [
+      ...(slide.status === 'rendered' ? [] : [`  ${failureLine(slide)}`]),
+      ...(slide.layout ?? []).map((finding) => `  ${slide.position}. ${slide.slideId}: layout: ${finding.code}: ${finding.message}`),
+    ])
     .join('\n')
+}
+
+/** The check, its 503 without a browser saying that the matcher's `layout` option asked for one. */
+async function checkDeck(received: SlideCheckable, slug: string, options: CheckSlidesOptions | undefined): Promise<DeckCheckResult> {
+  try {
+    return await received.control.checkSlides(slug, options)
+  } catch (error) {
+    if (options?.layout !== true || !(error instanceof ServiceError) || error.code !== SlideCheckErrorCodes.unavailable) throw error
+    throw new ServiceError(
+      error.status,
+      error.code,
+      error.error,
+      `toRenderSlides("${slug}", { layout: true }) measures layout in a browser, and none could check: ${error.hint ?? error.error}`,
+      error.headers,
+    )
+  }
 }
 
 /** The matchers `presentation-emulator/vitest` adds to `expect`. */
@@ -88,15 +114,27 @@ export const slideMatchers = {
           `got ${received === null ? 'null' : typeof received}`,
       )
     }
-    const result = await received.control.checkSlides(slug, options)
+    const result = await checkDeck(received, slug, options)
     const total = result.slides.length
-    const pass = result.failed === 0
+    if (options?.layout !== true) {
+      const pass = result.failed === 0
+      return {
+        pass,
+        message: () =>
+          pass
+            ? `expected a slide of "${slug}" not to render, but all ${plural(total, 'slide')} rendered`
+            : `expected every slide of "${slug}" to render, but ${result.failed} of ${plural(total, 'slide')} did not:\n${deckFailures(result)}`,
+      }
+    }
+    // With layout measured, a finding fails the matcher as a slide that does not render does (the CLI's `--fail-on layout`).
+    const findings = result.slides.reduce((sum, slide) => sum + (slide.layout?.length ?? 0), 0)
+    const pass = result.failed === 0 && findings === 0
     return {
       pass,
       message: () =>
         pass
-          ? `expected a slide of "${slug}" not to render, but all ${plural(total, 'slide')} rendered`
-          : `expected every slide of "${slug}" to render, but ${result.failed} of ${plural(total, 'slide')} did not:\n${deckFailures(result)}`,
+          ? `expected a slide of "${slug}" not to render or to have a layout finding, but all ${plural(total, 'slide')} rendered with none`
+          : `expected every slide of "${slug}" to render with no layout finding, but ${result.failed} of ${plural(total, 'slide')} did not render, and ${plural(findings, 'layout finding')} ${findings === 1 ? 'was' : 'were'} found:\n${deckFailures(result)}`,
     }
   },
 

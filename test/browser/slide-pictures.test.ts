@@ -5,7 +5,8 @@
  * plane's `POST …/slides/{slideId}/picture` and `check --pictures`, that
  * decode (`support/png.ts`), have the size asked for and are not a flat
  * colour; each layout finding on a slide made to trigger it, and none on
- * the seeded world's slides; the hostile corpus pictured without any
+ * the seeded world's slides, and `toRenderSlides(…, { layout: true })`
+ * failing on one; the hostile corpus pictured without any
  * request leaving the checker's origin (counted at the browser: every
  * request it made, by origin, and a canary server that counts connections).
  */
@@ -19,6 +20,9 @@ import { createControlClient } from '../../src/client/control.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import type { LayoutFinding, SlideCheckInput } from '../../src/model/slide-checker.js'
 import type { SlideFiles } from '../../src/schemas/index.js'
+import { ServiceError } from '../../src/core/errors.js'
+// Importing the helpers adds `toRenderSlides` to `expect`, as a user's test file does.
+import '../../src/vitest/index.js'
 import { displaySlots } from '../../web/check/browser.js'
 import { CHECK_ORIGIN, SlideNotRenderedError } from '../../web/check/index.js'
 import type { LazySlideChecker } from '../../web/check/lazy.js'
@@ -203,6 +207,25 @@ describe('slide pictures and layout findings, in Chromium', () => {
     expect(plain.slides[0]!.layout).toBeUndefined()
   })
 
+  it('fails toRenderSlides with layout: true on a finding, listing it under its slide; passes a clean slide', async () => {
+    const [clean, tiny] = [deck.ids[1]!, deck.ids[5]!]
+    await expect(emulator).toRenderSlides(deck.slug, { slideIds: [clean], layout: true })
+    // Without `layout` the tiny text is no failure: the slide renders.
+    await expect(emulator).toRenderSlides(deck.slug, { slideIds: [tiny] })
+    const failure = await expect(emulator)
+      .toRenderSlides(deck.slug, { slideIds: [clean, tiny], layout: true })
+      .then(
+        () => undefined,
+        (error: Error) => error,
+      )
+    expect(failure).toBeInstanceOf(Error)
+    expect(failure!.message).toMatch(
+      new RegExp(
+        `^expected every slide of "${deck.slug}" to render with no layout finding, but 0 of 2 slides did not render, and 1 layout finding was found:\n {2}6\\. ${tiny}: layout: text-too-small: section > p has text \\d+ px high`,
+      ),
+    )
+  })
+
   it('finds nothing on the seeded world’s slides', async () => {
     const projects = emulator.emulator.world.projects.all()
     const found: string[] = []
@@ -362,6 +385,18 @@ describe('a browser that fails to start', () => {
       const body = (await response.json()) as { hint: string }
       expect(body.hint).toContain('/bin/false')
       expect(body.hint).toContain('CHROMIUM_PATH')
+      // The matcher with layout: the same 503, naming its option.
+      const refused = await expect(emulator)
+        .toRenderSlides('welcome-deck', { layout: true })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+      expect(refused).toBeInstanceOf(ServiceError)
+      expect((refused as ServiceError).code).toBe('SLIDE_CHECKER_UNAVAILABLE')
+      expect((refused as ServiceError).message).toMatch(
+        /toRenderSlides\("welcome-deck", \{ layout: true \}\) measures layout in a browser.*\/bin\/false/,
+      )
       const data = await emulator.control.checkSlides('welcome-deck')
       expect(data.rendered).toBe(data.slides.length)
       expect((await api(emulator, 'GET', '/projects')).status).toBe(200)

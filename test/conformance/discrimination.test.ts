@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Report } from '../../conformance/index.js'
-import { runConformance } from '../../conformance/index.js'
-import { createHookedEmulator } from '../support/hooked-emulator.js'
+import { runAgainstHealthy } from '../support/healthy-kit.js'
 import { DEFECTS, runAgainstDefect, runAsDeployment, specLegalEmulator } from './variants.js'
 
 describe('the kit catches every seeded defect, naming the clause', () => {
@@ -30,18 +29,7 @@ describe('the kit catches every seeded defect, naming the clause', () => {
 
 describe('the defects are the servers’ own', () => {
   it('an emulator without a defect, reached the same way, passes every scenario that catches one (spec and emulator checks)', async () => {
-    const healthy = createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, {})
-    const report = await runConformance({
-      fetch: healthy.fetch,
-      baseUrl: 'http://127.0.0.1:4010/v1',
-      controlUrl: 'http://127.0.0.1:4010/_emulator',
-      emulatorChecks: true,
-      allowWrites: true,
-      allowGeneration: true,
-      allowReset: true,
-      seed: 11,
-      grep: new RegExp(`^(${[...new Set(DEFECTS.map((d) => d.scenario))].map((id) => id.replace(/\./g, '\\.')).join('|')})$`),
-    })
+    const report = await runAgainstHealthy(DEFECTS.map((d) => d.scenario))
     expect(report.scenarios.filter((s) => s.outcome !== 'pass').map((s) => `${s.id}: ${s.outcome}`)).toEqual([])
   })
 })

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { main, runConformance } from '../../conformance/index.js'
 import type { Report } from '../../conformance/types.js'
-import { createHookedEmulator } from '../support/hooked-emulator.js'
+import { runAgainstHealthy } from '../support/healthy-kit.js'
 import { brokenEmulator, DEFECTS, type Defect, defectFetch, manualClockOf, runAgainstDefect } from './variants.js'
 
 /** Each defect, and the words of the check that must name it (so it is caught by its rule, not by the way). */
@@ -41,19 +41,8 @@ describe('each rule the kit let through is caught against the emulator (its cont
   })
 
   it('the emulator without a defect, reached the same way, passes those scenarios', async () => {
-    const healthy = createHookedEmulator({ clock: 'manual', rateLimit: 50, onError: () => undefined }, {})
     const ids = [...new Set(SIX.map((name) => defect(name).scenario))]
-    const report = await runConformance({
-      fetch: healthy.fetch,
-      baseUrl: 'http://127.0.0.1:4010/v1',
-      controlUrl: 'http://127.0.0.1:4010/_emulator',
-      emulatorChecks: true,
-      allowWrites: true,
-      allowGeneration: true,
-      allowReset: true,
-      seed: 11,
-      grep: new RegExp(`^(${ids.map((id) => id.replace(/\./g, '\\.')).join('|')})$`),
-    })
+    const report = await runAgainstHealthy(ids)
     const outcomes = report.scenarios.map((s) => [s.id, s.outcome, s.failures.map((f) => f.message), s.warnings.map((f) => f.message)])
     expect(outcomes.sort()).toEqual(ids.map((id) => [id, 'pass', [], []]).sort())
   })

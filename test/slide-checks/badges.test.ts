@@ -11,25 +11,12 @@
  * asks for a check. The badges in a real browser after a real check are in
  * `test/browser/check-badges.test.ts`.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { buildEmulator, type PresentationEmulatorBase } from '../../src/create-emulator.js'
+import { describe, expect, it } from 'vitest'
 import { checkKey, MAX_CHECKED_SLIDES, MAX_KEYS_PER_SLIDE, SlideCheckResults } from '../../src/model/check-results.js'
-import type { LayoutFinding, SlideChecker, SlideCheckInput, SlideCheckResult } from '../../src/model/slide-checker.js'
-import { loadMswHttp } from '../../src/node/ways-in.js'
+import type { SlideCheckResult } from '../../src/model/slide-checker.js'
 import type { ProjectConfig, SlideFiles } from '../../src/schemas/index.js'
 import { WEB_MOUNTS } from '../../web/mounts.js'
-
-const ORIGIN = 'http://127.0.0.1:4010'
-const ALICE = 'pres_test_alice'
-
-const RENDERED: SlideCheckResult = { status: 'rendered', text: 'Fine', elements: 2, notes: [] }
-const THROWS: SlideCheckResult = {
-  status: 'error',
-  error: { kind: 'runtime', message: 'boom & <bust>', file: 'slide.tsx', line: 3, column: 9 },
-  text: '',
-  elements: 0,
-  notes: [],
-}
+import { ALICE, checkerEmulators, ORIGIN, RENDERED, slideIdsOf, StandInChecker, THROWS } from '../support/slide-checks.js'
 
 const files = (tsx: string): SlideFiles => ({ 'slide.tsx': tsx, 'slide.content.json': '{}', 'slide.controls.json': '{}' })
 
@@ -125,37 +112,11 @@ describe('the store of last check results', () => {
   })
 })
 
-/** A test double of the slide-checker port (never of our own code): answers at once, a slide whose `slide.tsx` says BROKEN with an error, and counts what it is asked. */
-class CountingChecker implements SlideChecker {
-  readonly available = true
-  checks = 0
-  /** Layout findings to add to every rendered result (as a checker with a browser reports them). */
-  layout: LayoutFinding[] | undefined
-  async check(input: SlideCheckInput): Promise<SlideCheckResult> {
-    this.checks += 1
-    if (input.files['slide.tsx'].includes('BROKEN')) return structuredClone(THROWS)
-    return { ...RENDERED, ...(this.layout === undefined ? {} : { layout: this.layout }) }
-  }
-  picture(): Promise<Uint8Array> {
-    return Promise.reject(new Error('no pictures here'))
-  }
-  close(): Promise<void> {
-    return Promise.resolve()
-  }
-}
-
-const emulators: PresentationEmulatorBase[] = []
-afterEach(async () => {
-  await Promise.all(emulators.splice(0).map((emulator) => emulator.close()))
-})
+const emulatorWith = checkerEmulators()
 
 /** An emulator with the web room's pages, as the Node entry builds one, and `checker` as its slide checker. */
-async function served(checker: CountingChecker, options: { checkSlidesOnSave?: boolean } = {}) {
-  const emulator = buildEmulator(
-    { clock: 'manual', rateLimit: 0, ...options },
-    { http: loadMswHttp, parts: { mounts: WEB_MOUNTS, slideChecker: () => checker } },
-  )
-  emulators.push(emulator)
+async function served(checker: StandInChecker, options: { checkSlidesOnSave?: boolean } = {}) {
+  const emulator = emulatorWith(checker, { rateLimit: 0, ...options }, WEB_MOUNTS)
   await emulator.ready()
   const text = async (path: string) => {
     const response = await emulator.fetch(`${ORIGIN}${path}`, { headers: { accept: 'text/html' } })
@@ -170,8 +131,7 @@ async function served(checker: CountingChecker, options: { checkSlidesOnSave?: b
     })
     return { status: response.status, body: (await response.json()) as any }
   }
-  const slideIds = async (slug = 'welcome-deck'): Promise<string[]> =>
-    (await api('GET', `/projects/${slug}/slides`)).body.slides.map((slide: { id: string }) => slide.id)
+  const slideIds = (slug = 'welcome-deck') => slideIdsOf(emulator, slug)
   return { emulator, text, api, slideIds }
 }
 
@@ -193,7 +153,7 @@ function dashboardChecks(html: string, slug: string): string {
 
 describe('badges through the emulator', () => {
   it('shows no badge before a check; the control plane’s check records each slide’s result, which the editor and the dashboard show; viewing never checks', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     const { emulator, text, api, slideIds } = await served(checker)
     const ids = await slideIds()
     await api('PUT', `/projects/welcome-deck/slides/${ids[1]}`, { files: { 'slide.tsx': 'export default () => <h1>BROKEN</h1>' } })
@@ -240,7 +200,7 @@ describe('badges through the emulator', () => {
   })
 
   it('hides a slide’s badge once its files change, and every badge of the project once its config changes', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     const { emulator, text, api, slideIds } = await served(checker)
     const ids = await slideIds()
     await emulator.control.checkSlides('welcome-deck')
@@ -266,7 +226,7 @@ describe('badges through the emulator', () => {
   })
 
   it('records checked saving’s result: a saved slide shows it, a refused save leaves the stored files’ badge', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     const { text, api, slideIds } = await served(checker, { checkSlidesOnSave: true })
     const [first] = await slideIds()
     const saved = await api('PUT', `/projects/welcome-deck/slides/${first}`, {
@@ -284,7 +244,7 @@ describe('badges through the emulator', () => {
   })
 
   it('sends an open editor the badges as soon as a check records them, without a change of the world', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     const { emulator, slideIds } = await served(checker)
     const ids = await slideIds()
     const controller = new AbortController()
@@ -319,7 +279,7 @@ describe('badges through the emulator', () => {
   })
 
   it('records a slide the deck’s budget cut short when the checker answers, and nothing for slides not reached', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     let answer: (() => void) | undefined
     const held = new Promise<void>((resolve) => {
       answer = resolve
@@ -342,14 +302,14 @@ describe('badges through the emulator', () => {
   })
 
   it('counts layout findings on the badge when a result carries them', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     checker.layout = [
       { code: 'outside-slide', message: 'an element reaches past the slide' },
       { code: 'text-too-small', message: 'text under 12 px' },
     ]
     const { emulator, text, slideIds } = await served(checker)
     const [first] = await slideIds()
-    await emulator.control.checkSlides('welcome-deck', { slideIds: [first!] })
+    await emulator.control.checkSlides('welcome-deck', { slideIds: [first!], layout: true })
     const html = await text('/editor/welcome-deck')
     expect(html).toContain('data-testid="check-badge-layout" data-count="2">· 2 layout</span>')
     expect(html).toContain('title="Last check: renders. 2 layout findings"')
@@ -357,7 +317,7 @@ describe('badges through the emulator', () => {
   })
 
   it('forgets every result on reset and on a state import, and exports none', async () => {
-    const checker = new CountingChecker()
+    const checker = new StandInChecker()
     const { emulator, text, slideIds } = await served(checker)
     const ids = await slideIds()
     await emulator.control.checkSlides('welcome-deck')

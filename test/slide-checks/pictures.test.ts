@@ -13,7 +13,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createControlClient } from '../../src/client/control.js'
 import { ServiceApiError } from '../../src/client/errors.js'
-import { ServiceError } from '../../src/core/errors.js'
 import { Emulator } from '../../src/emulator.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
 import { checkDeck } from '../../src/model/deck-check.js'
@@ -21,11 +20,10 @@ import type { SlideCheckInput, SlideCheckResult, SlideInspectOptions } from '../
 import { MAX_PICTURE_WIDTH, MIN_PICTURE_WIDTH } from '../../src/model/slide-checks.js'
 import { layoutFindings, summaryLine } from '../../src/cli/check-report.js'
 import { pictureFileName } from '../../src/cli/check.js'
+import { ALICE, ORIGIN, rejection, slideIdsOf } from '../support/slide-checks.js'
 import { chromiumArgs, chromiumPath, DEFAULT_CHROMIUM_PATH, noteRootSandbox, USUAL_CHROMIUM_PATHS } from '../../web/check/browser.js'
 
-const ORIGIN = 'http://127.0.0.1:4010'
 const MISSING = '/nonexistent/presentation-emulator-test/chromium'
-const ALICE = 'pres_test_alice'
 
 let saved: string | undefined
 const emulators: PresentationEmulator[] = []
@@ -45,12 +43,6 @@ function emulatorOf(options: { adminToken?: string } = {}): PresentationEmulator
   return emulator
 }
 
-async function firstSlide(emulator: PresentationEmulator, slug = 'welcome-deck'): Promise<string> {
-  const response = await emulator.fetch(`${ORIGIN}/v1/projects/${slug}/slides`, { headers: { authorization: `Bearer ${ALICE}` } })
-  const body = (await response.json()) as { slides: { id: string }[] }
-  return body.slides[0]!.id
-}
-
 async function picture(emulator: PresentationEmulator, path: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await emulator.fetch(`${ORIGIN}/_emulator${path}`, {
     method: 'POST',
@@ -66,19 +58,10 @@ async function picture(emulator: PresentationEmulator, path: string, body: unkno
   }
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ServiceError)
-  return error as ServiceError
-}
-
 describe('a slide picture: bad input', () => {
   it('answers a width out of range with 400 PICTURE_WIDTH_OUT_OF_RANGE naming the bounds, over HTTP and in-process', async () => {
     const emulator = emulatorOf()
-    const slide = await firstSlide(emulator)
+    const slide = (await slideIdsOf(emulator))[0]!
     for (const width of [MIN_PICTURE_WIDTH - 1, MAX_PICTURE_WIDTH + 1, 640.5, '640', 0, -1280, null]) {
       const reply = await picture(emulator, `/projects/welcome-deck/slides/${slide}/picture`, { width })
       expect({ status: reply.status, code: reply.code }, String(width)).toEqual({ status: 400, code: 'PICTURE_WIDTH_OUT_OF_RANGE' })
@@ -91,7 +74,7 @@ describe('a slide picture: bad input', () => {
 
   it('answers a field it does not know with 400 VALIDATION_ERROR naming it', async () => {
     const emulator = emulatorOf()
-    const slide = await firstSlide(emulator)
+    const slide = (await slideIdsOf(emulator))[0]!
     const reply = await picture(emulator, `/projects/welcome-deck/slides/${slide}/picture`, { width: 640, height: 360 })
     expect({ status: reply.status, code: reply.code }).toEqual({ status: 400, code: 'VALIDATION_ERROR' })
     expect(reply.body?.hint).toContain('height')
@@ -99,7 +82,7 @@ describe('a slide picture: bad input', () => {
 
   it('answers an unknown project or slide with 404, over HTTP, in-process and through the typed client', async () => {
     const emulator = emulatorOf()
-    const slide = await firstSlide(emulator)
+    const slide = (await slideIdsOf(emulator))[0]!
     const noSlide = await picture(emulator, '/projects/welcome-deck/slides/sld_nope/picture', {})
     expect({ status: noSlide.status, code: noSlide.code }).toEqual({ status: 404, code: 'NOT_FOUND' })
     expect(noSlide.body?.hint).toContain('sld_nope')
@@ -118,7 +101,7 @@ describe('a slide picture: bad input', () => {
 
   it('is guarded like the rest of the control plane: the admin token', async () => {
     const emulator = emulatorOf({ adminToken: 'admin-secret' })
-    const slide = await firstSlide(emulator)
+    const slide = (await slideIdsOf(emulator))[0]!
     const refused = await picture(emulator, `/projects/welcome-deck/slides/${slide}/picture`, { width: 5000 })
     expect(refused.status).toBe(401)
     const admitted = await picture(
@@ -134,7 +117,7 @@ describe('a slide picture: bad input', () => {
 describe('a slide picture without a browser', () => {
   it('answers 503 SLIDE_CHECKER_UNAVAILABLE naming the browser path tried and how to give one; the emulator goes on', async () => {
     const emulator = emulatorOf()
-    const slide = await firstSlide(emulator)
+    const slide = (await slideIdsOf(emulator))[0]!
     const reply = await picture(emulator, `/projects/welcome-deck/slides/${slide}/picture`, {})
     expect({ status: reply.status, code: reply.code }).toEqual({ status: 503, code: 'SLIDE_CHECKER_UNAVAILABLE' })
     expect(reply.body?.hint).toContain(MISSING)
@@ -152,7 +135,7 @@ describe('a slide picture without a browser', () => {
     const given = '/nonexistent/given-by-option/chromium'
     const emulator = createEmulator({ clock: 'manual', chromiumPath: given })
     emulators.push(emulator)
-    const slide = await firstSlide(emulator)
+    const slide = (await slideIdsOf(emulator))[0]!
     const error = await rejection(emulator.control.slidePicture('welcome-deck', slide))
     expect([error.status, error.code]).toEqual([503, 'SLIDE_CHECKER_UNAVAILABLE'])
     expect(error.hint).toContain(given)

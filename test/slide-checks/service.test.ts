@@ -10,41 +10,39 @@
  * test double of the *port* (`SlideChecker`) only, and say so. The real
  * checker's ways in are in `ways-in.test.ts` (the process tier).
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createEmulator as createBrowserEmulator } from '../../src/browser.js'
-import { buildEmulator, type PresentationEmulatorBase } from '../../src/create-emulator.js'
+import type { PresentationEmulatorBase } from '../../src/create-emulator.js'
 import { Emulator } from '../../src/emulator.js'
-import { ServiceError } from '../../src/core/errors.js'
 import { SlideCheckService } from '../../src/model/slide-check-service.js'
 import {
   NO_SLIDE_CHECKER_MESSAGE,
-  type SlideChecker,
   type SlideCheckInput,
   type SlideCheckResult,
   SlideCheckerUnavailableError,
 } from '../../src/model/slide-checker.js'
 import { MAX_PENDING_SLIDE_CHECKS, SLIDE_CHECK_RETRY_AFTER_S } from '../../src/model/slide-checks.js'
-import { loadMswHttp } from '../../src/node/ways-in.js'
+import {
+  ALICE,
+  CheckerDouble,
+  checkerEmulators,
+  ORIGIN,
+  RENDERED,
+  rejection,
+  slideIdsOf,
+  StandInChecker,
+  THROWS,
+} from '../support/slide-checks.js'
 
-const ALICE = 'pres_test_alice'
-const ORIGIN = 'http://127.0.0.1:4010'
-
-const RENDERED: SlideCheckResult = { status: 'rendered', text: 'Fine', elements: 2, notes: [] }
-const THROWS: SlideCheckResult = {
-  status: 'error',
-  error: { kind: 'runtime', message: 'boom', file: 'slide.tsx', line: 3, column: 9 },
-  text: '',
-  elements: 0,
-  notes: [],
-}
+/** An emulator as the entries build it, with `checker` as its slide checker (none: `NO_SLIDE_CHECKER`); closed after each test. */
+const emulatorWith = checkerEmulators()
 
 /**
  * A test double of the slide-checker port (never of our own code): each
  * check waits until the test answers it, so a test can hold checks in
  * progress, change the world between a check and its save, or fail.
  */
-class HeldChecker implements SlideChecker {
-  readonly available = true
+class HeldChecker extends CheckerDouble {
   readonly asked: Array<{ input: SlideCheckInput; answer: (result: SlideCheckResult) => void; fail: (error: unknown) => void }> = []
   #waiters: Array<() => void> = []
   check(input: SlideCheckInput): Promise<SlideCheckResult> {
@@ -57,32 +55,6 @@ class HeldChecker implements SlideChecker {
   async until(n: number): Promise<void> {
     while (this.asked.length < n) await new Promise<void>((resolve) => this.#waiters.push(resolve))
   }
-  picture(): Promise<Uint8Array> {
-    return Promise.reject(new Error('no pictures here'))
-  }
-  close(): Promise<void> {
-    return Promise.resolve()
-  }
-}
-
-/** A test double of the port that answers each check at once with `answer(input)`. */
-function answering(answer: (input: SlideCheckInput) => SlideCheckResult | Promise<SlideCheckResult>): SlideChecker {
-  return { available: true, check: async (input) => answer(input), picture: () => Promise.reject(new Error('none')), close: async () => {} }
-}
-
-const emulators: PresentationEmulatorBase[] = []
-afterEach(async () => {
-  await Promise.all(emulators.splice(0).map((emulator) => emulator.close()))
-})
-
-/** An emulator as the entries build it, with `checker` as its slide checker (none: `NO_SLIDE_CHECKER`). */
-function emulatorWith(checker?: SlideChecker, options: { checkSlidesOnSave?: boolean; adminToken?: string } = {}) {
-  const emulator = buildEmulator(
-    { clock: 'manual', ...options },
-    { http: loadMswHttp, parts: checker === undefined ? {} : { slideChecker: () => checker } },
-  )
-  emulators.push(emulator)
-  return emulator
 }
 
 interface Reply {
@@ -114,20 +86,6 @@ function expectError(reply: Reply, status: number, code: string): void {
   expect(reply.body.error).toBeTypeOf('string')
 }
 
-async function deckOf(emulator: PresentationEmulatorBase, slug = 'welcome-deck'): Promise<string[]> {
-  const reply = await call(emulator, 'GET', `/v1/projects/${slug}/slides`)
-  return reply.body.slides.map((slide: { id: string }) => slide.id)
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ServiceError)
-  return error as ServiceError
-}
-
 describe('checking a deck: bad input, unknown ids and a build without a checker', () => {
   it('answers a build without a checker (new Emulator()) with 503 SLIDE_CHECKER_UNAVAILABLE, saying which builds have one', async () => {
     const emulator = new Emulator({ clock: 'manual' })
@@ -143,12 +101,12 @@ describe('checking a deck: bad input, unknown ids and a build without a checker'
     const emulator = emulatorWith(checker)
     const missing = await rejection(emulator.control.checkSlides('no-such-deck'))
     expect([missing.status, missing.error, missing.hint]).toEqual([404, 'Project not found', 'no project "no-such-deck"'])
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const slide = await rejection(emulator.control.checkSlides('welcome-deck', { slideIds: [first!, 'sld_nope', 'sld_gone'] }))
     expect([slide.status, slide.error]).toEqual([404, 'Slide not found'])
     expect(slide.hint).toBe('no slide "sld_nope", "sld_gone" in project "welcome-deck"')
     // A slide of another project is unknown in this one.
-    const [foreign] = await deckOf(emulator, 'q3-business-review')
+    const [foreign] = await slideIdsOf(emulator, 'q3-business-review')
     expect((await rejection(emulator.control.checkSlides('welcome-deck', { slideIds: [foreign!] }))).status).toBe(404)
     expect(checker.asked).toHaveLength(0)
     // Over HTTP, the same 404 with the spec's error body.
@@ -199,10 +157,7 @@ describe('checking a deck: bad input, unknown ids and a build without a checker'
   })
 
   it('keeps the control plane’s guards: the admin token, a foreign origin, and the wrong method', async () => {
-    const emulator = emulatorWith(
-      answering(() => RENDERED),
-      { adminToken: 'secret' },
-    )
+    const emulator = emulatorWith(new StandInChecker(() => RENDERED), { adminToken: 'secret' })
     expectError(await call(emulator, 'POST', '/_emulator/projects/welcome-deck/slides/check'), 401, 'UNAUTHORIZED')
     const foreign = await call(emulator, 'POST', '/_emulator/projects/welcome-deck/slides/check', {
       headers: { authorization: 'Bearer secret', origin: 'https://evil.example' },
@@ -223,12 +178,12 @@ describe('checking a deck: order, progress, the queue and the budget (a test dou
   it('checks the slides asked for in deck order with their positions, the project’s config with each, and reports progress', async () => {
     const seen: SlideCheckInput[] = []
     const emulator = emulatorWith(
-      answering((input) => {
+      new StandInChecker((input) => {
         seen.push(input)
         return input.files['slide.tsx'].includes('Closing') ? THROWS : RENDERED
       }),
     )
-    const ids = await deckOf(emulator)
+    const ids = await slideIdsOf(emulator)
     const progress: Array<[number, number]> = []
     const all = await emulator.control.checkSlides('welcome-deck', { onProgress: (done, total) => progress.push([done, total]) })
     expect(all.project).toBe('welcome-deck')
@@ -253,7 +208,7 @@ describe('checking a deck: order, progress, the queue and the budget (a test dou
   it('checks one slide at a time across callers, and refuses one check past the bound with 429 and Retry-After', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker)
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const decks = Array.from({ length: MAX_PENDING_SLIDE_CHECKS }, () =>
       emulator.control.checkSlides('welcome-deck', { slideIds: [first!] }),
     )
@@ -290,7 +245,7 @@ describe('checking a deck: order, progress, the queue and the budget (a test dou
     const emulator = emulatorWith()
     await emulator.ready()
     let now = 0
-    const checker = answering(() => {
+    const checker = new StandInChecker(() => {
       now += 40
       return RENDERED
     })
@@ -299,7 +254,7 @@ describe('checking a deck: order, progress, the queue and the budget (a test dou
       { slideChecker: checker, world: emulator.emulator.world, exclusive: (task) => emulator.emulator.exclusive(task) },
       () => now,
     )
-    const ids = await deckOf(emulator)
+    const ids = await slideIdsOf(emulator)
     const result = await service.checkDeck('welcome-deck', { budgetMs: 100 })
     expect(result.slides.map((slide) => slide.status)).toEqual(ids.map((_, i) => (i < 3 ? 'rendered' : 'timeout')))
     expect(result.slides[3]!.error).toEqual({
@@ -313,7 +268,7 @@ describe('checking a deck: order, progress, the queue and the budget (a test dou
   it('reports a slide still being checked when the budget runs out as timeout, and the next check waits for the checker', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker)
-    const [first, second] = await deckOf(emulator)
+    const [first, second] = await slideIdsOf(emulator)
     const result = await emulator.control.checkSlides('welcome-deck', { slideIds: [first!, second!], budgetMs: 1 })
     expect(result.slides[0]!.error?.message).toBe("The deck's check budget of 1 ms ran out while this slide was being checked")
     expect(result.slides[1]!.error?.message).toMatch(/ran out before this slide was reached$/)
@@ -330,7 +285,7 @@ describe('checking a deck: order, progress, the queue and the budget (a test dou
   it('answers 503 when the checker cannot start or answer (it rejects), and later checks still run', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker)
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const failing = emulator.control.checkSlides('welcome-deck', { slideIds: [first!] })
     await checker.until(1)
     checker.asked[0]!.fail(new Error('Chromium is not installed at /nowhere\nmore lines'))
@@ -351,7 +306,7 @@ describe('checked saving: the option and its refusals', () => {
   it('is off by default: a slide that would not render is saved', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker)
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const reply = await call(emulator, 'PUT', `/v1/projects/welcome-deck/slides/${first}`, {
       json: { files: { 'slide.tsx': 'export default () => null\n' } },
     })
@@ -378,7 +333,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   it('checks the stored files merged with those sent and the project’s config, then saves; a failure is 400 naming slide.tsx:line:column, nothing saved', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const before = (await call(emulator, 'GET', `/v1/projects/welcome-deck/slides/${first}/files`)).body.files
     const versions = (await call(emulator, 'GET', '/v1/projects/welcome-deck')).body.latestVersion
     const tsx = 'export default function S() {\n  return <h1>{(undefined as any).x}</h1>\n}\n'
@@ -389,7 +344,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
     checker.asked[0]!.answer(THROWS)
     const reply = await put
     expectError(reply, 400, 'SLIDE_DOES_NOT_RENDER')
-    expect(reply.body).toEqual({ error: 'Slide does not render', hint: 'slide.tsx:3:9: boom (runtime; nothing was saved)' })
+    expect(reply.body).toEqual({ error: 'Slide does not render', hint: 'slide.tsx:3:9: boom & <bust> (runtime; nothing was saved)' })
     expect((await call(emulator, 'GET', `/v1/projects/welcome-deck/slides/${first}/files`)).body.files).toEqual(before)
     expect((await call(emulator, 'GET', '/v1/projects/welcome-deck')).body.latestVersion).toEqual(versions)
     // The same body, now rendering, is saved.
@@ -403,7 +358,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   it('answers the usual 404 and 400 VALIDATION_ERROR before checking anything', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     expectError(await call(emulator, 'PUT', '/v1/projects/welcome-deck/slides/sld_nope', sent('x')), 404, 'NOT_FOUND')
     expectError(
       await call(emulator, 'PUT', `/v1/projects/welcome-deck/slides/${first}`, { key: 'pres_test_bob', ...sent('x') }),
@@ -423,7 +378,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   it('checks again when the config changed between the check and the save, and saves what it checked', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const put = call(emulator, 'PUT', `/v1/projects/welcome-deck/slides/${first}`, sent('export default () => <p>x</p>\n'))
     await checker.until(1)
     // The check holds no lock: another client's config write answers meanwhile.
@@ -442,7 +397,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   it('saves two checked writes of one slide in turn, the later one checked against what the earlier one stored', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const before = (await call(emulator, 'GET', `/v1/projects/welcome-deck/slides/${first}/files`)).body.files
     const tsx = 'export default function S() { return <h1>New</h1> }\n'
     const content = '{"title":"Changed meanwhile","blocks":[]}'
@@ -473,7 +428,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   it('gives up with 503 SLIDE_CHECK_CONTENDED when the config changes during every one of its checks, saving nothing', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const before = (await call(emulator, 'GET', `/v1/projects/welcome-deck/slides/${first}/files`)).body.files
     const put = call(emulator, 'PUT', `/v1/projects/welcome-deck/slides/${first}`, sent('export default () => <p>x</p>\n'))
     for (let i = 1; i <= 3; i++) {
@@ -516,7 +471,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   ])('answers 503 SLIDE_CHECKER_UNAVAILABLE when %s, saving nothing', async (_, act, hint) => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const before = (await call(emulator, 'GET', `/v1/projects/welcome-deck/slides/${first}/files`)).body.files
     const put = call(emulator, 'PUT', `/v1/projects/welcome-deck/slides/${first}`, sent('export default () => <p>x</p>\n'))
     await checker.until(1)
@@ -530,7 +485,7 @@ describe('checked saving: what is checked and when (a test double of the port)',
   it('answers 503 SLIDE_CHECK_QUEUE_FULL with Retry-After when the queue is full, saving nothing', async () => {
     const checker = new HeldChecker()
     const emulator = emulatorWith(checker, { checkSlidesOnSave: true })
-    const [first] = await deckOf(emulator)
+    const [first] = await slideIdsOf(emulator)
     const decks = Array.from({ length: MAX_PENDING_SLIDE_CHECKS }, () =>
       emulator.control.checkSlides('welcome-deck', { slideIds: [first!] }),
     )
