@@ -210,9 +210,9 @@ export class BrowserUnavailableError extends Error {
  * next resize, which a frame that keeps its size never gets: the script
  * sends it one) and for its images to load or fail (at most
  * `IMAGE_WAIT_MS`), then measures the layout when asked (`measureLayout`),
- * else answers null. Measuring lays the frame out and a screenshot paints
- * it; only a frame that is new or was just resized (`settle`) waits for two
- * frames drawn first. Sent as text, with a `__name` that does
+ * else answers null. Measuring lays the frame out; before a picture
+ * (`settle`) it waits for two frames drawn, so the page's capture reads
+ * the surface the display frame drew of this slide. Sent as text, with a `__name` that does
  * nothing: a loader that keeps function names (tsx, esbuild's keepNames)
  * wraps inner functions in a helper the frame does not have.
  */
@@ -438,8 +438,7 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
       const shown = await display(slot)
       const on = shown.page
       const viewport = on.viewportSize()
-      const resized = viewport?.width !== width || viewport.height !== height
-      if (resized) await on.setViewportSize({ width, height })
+      if (viewport?.width !== width || viewport.height !== height) await on.setViewportSize({ width, height })
       const reused = await on.evaluate(
         ({ name, html, css, width, height, images }) =>
           (
@@ -464,9 +463,10 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
           lookScript(
             width,
             layout ? LAYOUT_INPUT : undefined,
-            // A picture after a new frame or a new viewport size waits for two frames drawn at that size: a capture
-            // taken sooner can read a surface not yet drawn (a flat picture, 1 run in 10 under load).
-            picture && (resized || !reused),
+            // A picture waits for two frames drawn by the display frame after it showed the slide: the display frame
+            // draws in a process of its own, and a capture sooner can read the surface it drew before (the slide shown
+            // before it in a frame shown again, 1 run in 7 under load; a flat picture in a new or resized frame).
+            picture,
           ),
         )) as LayoutFinding[] | null
         let png: Uint8Array | undefined
