@@ -10,11 +10,11 @@
  * request leaving the checker's origin (counted at the browser: every
  * request it made, by origin, and a canary server that counts connections).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCheck } from '../../src/cli/check.js'
 import { createControlClient } from '../../src/client/control.js'
 import { createEmulator, type PresentationEmulator } from '../../src/index.js'
@@ -356,6 +356,9 @@ describe('a browser that dies', () => {
       expect(decodePng(await emulator.control.slidePicture('welcome-deck', slide, { width: 320 })).width).toBe(320)
       const pids = checkerBrowserPids()
       expect(pids).toHaveLength(1)
+      // Its fresh profile, which must not outlive it.
+      const profile = /--user-data-dir=([^\0]+)/.exec(readFileSync(`/proc/${pids[0]}/cmdline`, 'utf8'))?.[1]
+      expect(profile).toContain('presentation-emulator-check-')
       process.kill(pids[0]!, 'SIGKILL')
       // Whether the next picture meets the dying browser (a 503 naming its path) or a new one, the emulator answers.
       const next = await emulator.control.slidePicture('welcome-deck', slide, { width: 320 }).catch((error: unknown) => error)
@@ -364,6 +367,8 @@ describe('a browser that dies', () => {
       expect((await api(emulator, 'GET', '/projects')).status).toBe(200)
       expect(decodePng(await emulator.control.slidePicture('welcome-deck', slide, { width: 320 })).width).toBe(320)
       expect(checkerBrowserPids().filter((pid) => pid !== pids[0])).toHaveLength(1)
+      // The killed browser's profile is removed once the checker sees it gone, not when the process exits.
+      await vi.waitFor(() => expect(existsSync(profile!)).toBe(false), { timeout: 15_000, interval: 100 })
     } finally {
       await emulator.close()
     }

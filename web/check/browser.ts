@@ -359,8 +359,10 @@ export async function openSession(host: RequestHandlerHost, options: { executabl
         await route.abort('failed').catch(() => undefined)
       }
     })
+    // A browser that went away (killed, crashed) leaves its profile behind unless it is removed now: nothing else closes this session.
     context.on('close', () => {
       alive = false
+      void close()
     })
     // Every request, as the browser makes it (before the routing answers or aborts it): what a test counts.
     context.on('request', (request) => {
