@@ -45,7 +45,8 @@ async function distIsFresh(): Promise<boolean> {
   } catch {
     return false
   }
-  const sources = Math.max(await newestMtime(join(ROOT, 'src')), await newestMtime(join(ROOT, 'fixtures')))
+  // Every folder the build compiles (tsconfig.build.json): a change in the web room or the kit is in dist/ only once built.
+  const sources = Math.max(...(await Promise.all(['src', 'web', 'conformance', 'fixtures'].map((dir) => newestMtime(join(ROOT, dir))))))
   return built >= sources
 }
 
@@ -53,7 +54,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Builds the package (the bundles `bin/` runs) unless it is newer
- * than every source file. Test files run in parallel workers, so a lock
+ * than every source file (of `src/`, `web/`, `conformance/` and `fixtures/`). Test files run in parallel workers, so a lock
  * directory makes one of them build while the others wait; a build that
  * emitted nothing fails.
  */
