@@ -376,6 +376,55 @@ describe('a browser that dies', () => {
   })
 })
 
+describe('a browser that dies during a deck’s pictures', () => {
+  it('answers a 503 naming the browser path or finishes with a new browser; the emulator answers and its profile goes', async () => {
+    const emulator = createEmulator({ clock: 'manual' })
+    try {
+      await emulator.ready()
+      const project = (await api(emulator, 'POST', '/projects', { name: 'Dies midway' })).body
+      for (let i = 0; i < 12; i++) {
+        const tsx = `export default function S${i}() {\n  return <section style={{ padding: 48 }}><h1>Slide ${i}</h1></section>;\n}\n`
+        expect(
+          (await api(emulator, 'POST', `/projects/${project.projectSlug}/slides`, { name: `S${i}`, files: { 'slide.tsx': tsx } })).status,
+        ).toBe(200)
+      }
+      let killed: { pid: number; profile: string } | undefined
+      // The browser is killed when the first slide is done, with the deck's other looks in flight.
+      const outcome = await emulator.control
+        .slidePictures(project.projectSlug, {
+          width: 640,
+          onProgress: (done) => {
+            if (done !== 1 || killed !== undefined) return
+            const [pid] = checkerBrowserPids()
+            const profile = /--user-data-dir=([^\0]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1]
+            killed = { pid: pid!, profile: profile! }
+            process.kill(pid!, 'SIGKILL')
+          },
+        })
+        .catch((error: unknown) => error)
+      expect(killed?.profile).toContain('presentation-emulator-check-')
+      if (outcome instanceof Error) {
+        // The deck's answer names the browser that died, as the control plane's 503 does.
+        expect(outcome).toMatchObject({ status: 503, code: 'SLIDE_CHECKER_UNAVAILABLE' })
+        expect(String((outcome as { hint?: string }).hint ?? outcome.message)).toContain(CHROMIUM_PATH)
+      } else {
+        // Or the slides not yet rendered were rendered again in a new browser: every picture is still there and decodes.
+        const { pictures } = outcome as { pictures: Array<{ png: Uint8Array }> }
+        expect(pictures).toHaveLength(12)
+        for (const { png } of pictures) expect(decodePng(png).width).toBe(640)
+      }
+      expect((await api(emulator, 'GET', '/projects')).status).toBe(200)
+      const again = await emulator.control.slidePictures(project.projectSlug, { width: 640 })
+      expect(again.pictures).toHaveLength(12)
+      expect(checkerBrowserPids().filter((pid) => pid !== killed!.pid)).toHaveLength(1)
+      await vi.waitFor(() => expect(existsSync(killed!.profile)).toBe(false), { timeout: 15_000, interval: 100 })
+    } finally {
+      await emulator.close()
+    }
+    expect(checkerBrowserPids()).toEqual([])
+  })
+})
+
 describe('a browser that fails to start', () => {
   it('is a 503 naming the browser path and how to give one; the emulator and its data checks go on', async () => {
     // An executable that exits at once: found, started, and gone before Playwright can speak to it.
