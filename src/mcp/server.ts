@@ -199,89 +199,98 @@ const wrap =
     }
   }
 
+/**
+ * Registers tools on `server` whose answers are `wrap`ped: the tool's name
+ * given once, for the listing and the log.
+ */
+function toolsOf(server: McpServer, log: Log) {
+  // The SDK works out a callback's type from its own schema generic, which a generic here cannot name: `run` is typed from the same schema.
+  return <S extends z.ZodType>(
+    name: string,
+    config: { description: string; inputSchema: S },
+    run: (args: z.infer<S>) => Promise<unknown>,
+    showKeys = false,
+  ) => server.registerTool(name, config, wrap(name, log, run, showKeys) as never)
+}
+
 function registerControlTools(server: McpServer, control: ControlClient, session: { snapshots: Map<string, unknown> }, log: Log): void {
   const none = z.strictObject({})
-  server.registerTool(
+  const tool = toolsOf(server, log)
+  tool(
     'emulator_reset',
     {
       description: 'Resets the emulator to its seeded world (fixtures, clock, credits); faults and the journal are cleared.',
       inputSchema: none,
     },
-    wrap('emulator_reset', log, () => control.reset()),
+    () => control.reset(),
   )
-  server.registerTool(
+  tool(
     'emulator_create_account',
     {
       description:
         'Creates a user with a personal team and an API key. The answer holds the new key (the one tool answer besides emulator_create_key that does).',
       inputSchema: CreateAccountRequest,
     },
-    wrap('emulator_create_account', log, (args) => control.createAccount(args), true),
+    (args) => control.createAccount(args),
+    true,
   )
-  server.registerTool(
+  tool(
     'emulator_create_key',
     { description: 'Creates an API key for a user (and a team of theirs). The answer holds the new key.', inputSchema: CreateKeyRequest },
-    wrap('emulator_create_key', log, (args) => control.createKey(args), true),
+    (args) => control.createKey(args),
+    true,
   )
-  server.registerTool(
+  tool(
     'emulator_revoke_key',
     {
       description: 'Revokes an API key by its key id (key_…); calls with it answer 401.',
       inputSchema: z.strictObject({ keyId: z.string().min(1) }),
     },
-    wrap('emulator_revoke_key', log, ({ keyId }) => control.revokeKey(keyId)),
+    ({ keyId }) => control.revokeKey(keyId),
   )
-  server.registerTool(
+  tool(
     'emulator_set_credits',
     {
       description: 'Sets a team’s generation credits (0 makes generateProject answer 402).',
       inputSchema: z.strictObject({ teamId: z.string().min(1), ...SetCreditsRequest.shape }),
     },
-    wrap('emulator_set_credits', log, ({ teamId, credits }) => control.setCredits(teamId, { credits })),
+    ({ teamId, credits }) => control.setCredits(teamId, { credits }),
   )
-  server.registerTool(
+  tool(
     'emulator_clock',
     { description: 'Reads the emulator’s clock: now, its mode (real or manual) and time scale.', inputSchema: none },
-    wrap('emulator_clock', log, () => control.clock()),
+    () => control.clock(),
   )
-  server.registerTool(
+  tool(
     'emulator_advance_clock',
     { description: 'Moves the clock forward by ms; generation jobs due by then complete.', inputSchema: AdvanceClockRequest },
-    wrap('emulator_advance_clock', log, (args) => control.advanceClock(args)),
+    (args) => control.advanceClock(args),
   )
-  server.registerTool(
+  tool(
     'emulator_complete_job',
     { description: 'Completes a processing generation job now.', inputSchema: z.strictObject({ jobId: z.string().min(1) }) },
-    wrap('emulator_complete_job', log, ({ jobId }) => control.completeJob(jobId)),
+    ({ jobId }) => control.completeJob(jobId),
   )
-  server.registerTool(
+  tool(
     'emulator_fail_job',
     {
       description: 'Fails a processing generation job now (its credit is refunded).',
       inputSchema: z.strictObject({ jobId: z.string().min(1), ...FailJobRequest.shape }),
     },
-    wrap('emulator_fail_job', log, ({ jobId, error }) => control.failJob(jobId, error === undefined ? {} : { error })),
+    ({ jobId, error }) => control.failJob(jobId, error === undefined ? {} : { error }),
   )
-  server.registerTool(
+  tool(
     'emulator_add_fault',
     {
       description:
         'Injects a fault: the next calls of operationId (or * for all) answer status (with error, code, retryAfter) and/or wait delayMs, times times (default once).',
       inputSchema: AddFaultRequest,
     },
-    wrap('emulator_add_fault', log, (args) => control.addFault(args as AddFaultRequest)),
+    (args) => control.addFault(args as AddFaultRequest),
   )
-  server.registerTool(
-    'emulator_list_faults',
-    { description: 'Lists the faults still armed.', inputSchema: none },
-    wrap('emulator_list_faults', log, () => control.listFaults()),
-  )
-  server.registerTool(
-    'emulator_clear_faults',
-    { description: 'Removes every fault.', inputSchema: none },
-    wrap('emulator_clear_faults', log, () => control.clearFaults()),
-  )
-  server.registerTool(
+  tool('emulator_list_faults', { description: 'Lists the faults still armed.', inputSchema: none }, () => control.listFaults())
+  tool('emulator_clear_faults', { description: 'Removes every fault.', inputSchema: none }, () => control.clearFaults())
+  tool(
     'emulator_journal',
     {
       description: 'Lists the /v1 requests the emulator answered, newest last (keys shown as their key ids).',
@@ -290,26 +299,26 @@ function registerControlTools(server: McpServer, control: ControlClient, session
         limit: z.number().int().min(1).max(10_000).optional(),
       }),
     },
-    wrap('emulator_journal', log, (args) => control.listRequests(args as Parameters<ControlClient['listRequests']>[0])),
+    (args) => control.listRequests(args as Parameters<ControlClient['listRequests']>[0]),
   )
-  server.registerTool(
+  tool(
     'emulator_client_report',
     {
       description:
         'The client report (docs/guides/client-report.md): how the calls made with each key (or keyId alone) use the API: polling, the rate limit, generate after a 402 or a timeout, 401s, pagination, the editing indicator, bodies. Each finding has a rule id, a severity, the spec clause and the request ids that show it. since: a request id (req_<n>) or a mark from emulator_mark_client_report.',
       inputSchema: z.strictObject({ keyId: z.string().min(1).optional(), since: z.string().min(1).optional() }),
     },
-    wrap('emulator_client_report', log, (args) => control.clientReport(args)),
+    (args) => control.clientReport(args),
   )
-  server.registerTool(
+  tool(
     'emulator_mark_client_report',
     {
       description: 'A mark at the newest request so far: emulator_client_report { since: mark } judges only the calls after it.',
       inputSchema: none,
     },
-    wrap('emulator_mark_client_report', log, () => control.markClientReport()),
+    () => control.markClientReport(),
   )
-  server.registerTool(
+  tool(
     'emulator_export_state',
     {
       description:
@@ -317,7 +326,7 @@ function registerControlTools(server: McpServer, control: ControlClient, session
         'With include: true the answer holds the document too, its API keys redacted.',
       inputSchema: z.strictObject({ name: z.string().min(1).max(100).optional(), include: z.boolean().optional() }),
     },
-    wrap('emulator_export_state', log, async ({ name, include }) => {
+    async ({ name, include }) => {
       const document = await control.getState()
       const kept = name ?? 'last'
       session.snapshots.set(kept, document)
@@ -328,9 +337,9 @@ function registerControlTools(server: McpServer, control: ControlClient, session
           .map(([table, rows]) => [table, (rows as unknown[]).length]),
       )
       return include === true ? { snapshot: kept, counts, document } : { snapshot: kept, counts }
-    }),
+    },
   )
-  server.registerTool(
+  tool(
     'emulator_import_state',
     {
       description: 'Replaces the emulator’s state with a snapshot this session exported (by name), or with a state document given in full.',
@@ -339,13 +348,13 @@ function registerControlTools(server: McpServer, control: ControlClient, session
         document: z.record(z.string(), z.unknown()).optional(),
       }),
     },
-    wrap('emulator_import_state', log, async ({ snapshot, document }) => {
+    async ({ snapshot, document }) => {
       if ((snapshot === undefined) === (document === undefined))
         throw new Error('give snapshot (a name emulator_export_state kept) or document, not both')
       const chosen = snapshot === undefined ? document : session.snapshots.get(snapshot)
       if (chosen === undefined) throw new Error(`snapshot: no snapshot named "${snapshot}" in this session`)
       return control.putState(chosen)
-    }),
+    },
   )
 }
 
@@ -360,6 +369,7 @@ const SlideFilesInput = z.strictObject({
  * `SLIDE_TOOLS` in `tools.ts`, which the tests and the guide are held to).
  */
 function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): void {
+  const tool = toolsOf(server, log)
   const control = backend.control
   if (control !== undefined) {
     server.registerTool(
@@ -384,19 +394,19 @@ function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): v
         }
       },
     )
-    server.registerTool(
+    tool(
       'check_slides',
       {
         description:
           'Checks a project’s slides (all, or slideIds) as the editor renders them: each slide rendered, error (with the slide.tsx line and column), timeout, too-large or crashed.',
         inputSchema: z.strictObject({ slug: z.string().min(1), ...CheckSlidesRequest.shape }),
       },
-      wrap('check_slides', log, ({ slug, ...input }) => control.checkSlides(slug, input)),
+      ({ slug, ...input }) => control.checkSlides(slug, input),
     )
   }
   const checkFiles = backend.checkFiles
   if (checkFiles !== undefined) {
-    server.registerTool(
+    tool(
       'check_slide_files',
       {
         description:
@@ -410,7 +420,7 @@ function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): v
           budgetMs: CheckSlidesRequest.shape.budgetMs,
         }),
       },
-      wrap('check_slide_files', log, async ({ slides, config, budgetMs }) => {
+      async ({ slides, config, budgetMs }) => {
         const { newProjectConfig } = await import('../model/projects.js')
         const projectConfig = config ?? newProjectConfig()
         const deck: DeckSlide[] = slides.map((slide, index) => ({
@@ -421,7 +431,7 @@ function registerSlideTools(server: McpServer, backend: McpBackend, log: Log): v
           }),
         }))
         return checkFiles('files', deck, budgetMs)
-      }),
+      },
     )
   }
 }
